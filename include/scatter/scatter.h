@@ -1,0 +1,448 @@
+/*
+ * libscatter — scatter on the CPU or any Vulkan GPU behind a stable C ABI.
+ *
+ * This header is the manual. It is C99, depends only on <stdint.h> and <stddef.h>, and is
+ * usable from C++ and from any language with a C FFI.
+ *
+ * ## Operations
+ * Three operations write or reduce `updates` into a copy of `data` (or into `data` itself when
+ * `out` names the same memory) at positions named by `indices`:
+ *
+ *   scatter_elements  ONNX ScatterElements, PyTorch scatter_/scatter_reduce_.
+ *                     rank(data) = rank(indices) = rank(updates) = r >= 1,
+ *                     indices.shape == updates.shape, indices.shape[d] <= data.shape[d] for
+ *                     d != axis. The update at position p goes to p with p[axis] = indices[p].
+ *   scatter_rows      MindSpore scatter_*, Paddle scatter, PyTorch index_add_/index_copy_.
+ *                     indices of any rank q >= 0; updates.shape == data.shape[:axis] +
+ *                     indices.shape + data.shape[axis+1:]. The slice of updates at index
+ *                     position p goes to the slice of data at indices[p] on `axis`.
+ *   scatter_nd        ONNX ScatterND, TensorFlow tensor_scatter_nd_*. indices.shape = [..., k]
+ *                     with 1 <= k <= r; updates.shape == indices.shape[:-1] + data.shape[k:].
+ *
+ * Updates to one target are applied in row-major order of their position in `indices`, starting
+ * from the target's value in `data` (or from the reduction's identity with exclude_self). `none`
+ * therefore means "the last update wins". See docs/semantics.md for every rule.
+ *
+ * ## Errors
+ * Every fallible function returns a scatter_status; SCATTER_OK is 0. Results go out through
+ * trailing pointer parameters, written only on success. After a failure,
+ * scatter_last_error_message() gives a one-sentence reason on the calling thread.
+ *
+ * ## Atomicity
+ * When an operation fails, `out` (and `data`, when in-place) is byte-for-byte unchanged. All
+ * shapes, types, options, every index under the chosen out-of-range policy and every integer
+ * divisor are checked before the first byte is written.
+ *
+ * ## Ownership
+ * The library never takes ownership of caller memory. Tensors describe caller memory only for
+ * the duration of a call. Handles created by scatter_*_create are destroyed by the matching
+ * scatter_*_destroy.
+ *
+ * ## Threading
+ * All functions are thread-safe. One context may be used from several threads at once; calls on
+ * one context from different threads run independently (the caller must not let two concurrent
+ * calls write the same memory). The last-error message is per thread.
+ *
+ * ## Determinism
+ * By default results are bitwise identical from run to run, for any thread count and on every
+ * backend. SCATTER_CONTEXT_FLAG_ALLOW_NONDETERMINISM (or the per-call option flag) permits faster
+ * paths whose float results may depend on the order in which duplicates are applied.
+ */
+#ifndef SCATTER_SCATTER_H
+#define SCATTER_SCATTER_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#if defined(_WIN32) && defined(SCATTER_SHARED_LIBRARY)
+#  if defined(SCATTER_BUILDING_LIBRARY)
+#    define SCATTER_API __declspec(dllexport)
+#  else
+#    define SCATTER_API __declspec(dllimport)
+#  endif
+#elif defined(__GNUC__) || defined(__clang__)
+#  define SCATTER_API __attribute__((visibility("default")))
+#else
+#  define SCATTER_API
+#endif
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* ---------------------------------------------------------------------------------------------
+ * Version
+ * ------------------------------------------------------------------------------------------- */
+
+/** Packs a version as (major << 22) | (minor << 12) | patch. */
+#define SCATTER_MAKE_VERSION(major, minor, patch) \
+    ((((uint32_t)(major)) << 22) | (((uint32_t)(minor)) << 12) | ((uint32_t)(patch)))
+#define SCATTER_VERSION_MAJOR 0
+#define SCATTER_VERSION_MINOR 1
+#define SCATTER_VERSION_PATCH 0
+/** The version this header describes. Compare with scatter_version() at run time. */
+#define SCATTER_VERSION \
+    SCATTER_MAKE_VERSION(SCATTER_VERSION_MAJOR, SCATTER_VERSION_MINOR, SCATTER_VERSION_PATCH)
+
+/** Returns the version of the loaded library, packed as SCATTER_MAKE_VERSION does. A binding
+ *  should check that the major part equals the major part it was written for. Never fails. */
+SCATTER_API uint32_t scatter_version(void);
+
+/** Returns the version of the loaded library as a static string, e.g. "0.1.0". Never fails. */
+SCATTER_API const char* scatter_version_string(void);
+
+/* ---------------------------------------------------------------------------------------------
+ * Status codes: values are pinned forever.
+ * ------------------------------------------------------------------------------------------- */
+
+/* X(name, value, description): the single list the enum and scatter_status_name come from. */
+#define SCATTER_STATUS_LIST(X)                                                                 \
+    X(SCATTER_OK, 0, "success")                                                                \
+    X(SCATTER_ERROR_INVALID_ARGUMENT, 1,                                                       \
+      "null pointer, bad enum, bad axis, bad option or integer division by zero")              \
+    X(SCATTER_ERROR_TYPE_MISMATCH, 2, "dtypes of the tensors do not fit together")             \
+    X(SCATTER_ERROR_SHAPE_MISMATCH, 3, "shapes or ranks of the tensors do not fit together")   \
+    X(SCATTER_ERROR_INDEX_OUT_OF_RANGE, 4, "an index is outside its dimension")                \
+    X(SCATTER_ERROR_UNSUPPORTED, 5, "the combination is valid but not supported")              \
+    X(SCATTER_ERROR_OUT_OF_MEMORY, 6, "host or device memory could not be allocated")          \
+    X(SCATTER_ERROR_BACKEND_UNAVAILABLE, 7, "the requested backend or device is not present")  \
+    X(SCATTER_ERROR_DEVICE_LOST, 8, "the device was lost")                                     \
+    X(SCATTER_ERROR_INTERNAL, 9, "an internal error; please report it")
+
+#define SCATTER_STATUS_ENUMERATOR_(name, value, description) name = value,
+typedef enum scatter_status {
+    SCATTER_STATUS_LIST(SCATTER_STATUS_ENUMERATOR_)
+    SCATTER_STATUS_FORCE32_ = 0x7fffffff
+} scatter_status;
+#undef SCATTER_STATUS_ENUMERATOR_
+
+/** Returns the enumerator's name ("SCATTER_ERROR_SHAPE_MISMATCH"), or "SCATTER_STATUS_UNKNOWN"
+ *  for a value outside the list. The string is static. Never fails. */
+SCATTER_API const char* scatter_status_name(scatter_status status);
+
+/** Returns the message of the last failed call on this thread (one sentence naming the offending
+ *  value, e.g. "indices[1][2] = 7 is outside [-3, 3) on axis 0"), or "" if no call on this thread
+ *  has failed. A successful call does not clear it. The string stays valid until the next libscatter
+ *  call on the same thread. Never fails. */
+SCATTER_API const char* scatter_last_error_message(void);
+
+/* ---------------------------------------------------------------------------------------------
+ * Enumerations. In every input enum 0 means "default".
+ * ------------------------------------------------------------------------------------------- */
+
+/** Element types. Data and updates must have the same dtype; indices are I32 or I64. */
+typedef enum scatter_dtype {
+    SCATTER_DTYPE_UNDEFINED = 0, /* invalid in a tensor */
+    SCATTER_DTYPE_F16 = 1,       /* IEEE binary16; steps compute in f32, rounded after each */
+    SCATTER_DTYPE_BF16 = 2,      /* bfloat16; steps compute in f32, rounded after each */
+    SCATTER_DTYPE_F32 = 3,
+    SCATTER_DTYPE_F64 = 4,
+    SCATTER_DTYPE_I8 = 5,
+    SCATTER_DTYPE_I16 = 6,
+    SCATTER_DTYPE_I32 = 7,
+    SCATTER_DTYPE_I64 = 8,
+    SCATTER_DTYPE_U8 = 9,
+    SCATTER_DTYPE_U16 = 10,
+    SCATTER_DTYPE_U32 = 11,
+    SCATTER_DTYPE_U64 = 12,
+    SCATTER_DTYPE_BOOL = 13,     /* one byte; 0 is false, anything else true; results are 0 or 1 */
+    SCATTER_DTYPE_C64 = 14,      /* two f32: real, imaginary */
+    SCATTER_DTYPE_C128 = 15,     /* two f64: real, imaginary */
+    SCATTER_DTYPE_OPAQUE = 16,   /* element_size raw bytes (strings, structs); only `none` */
+    SCATTER_DTYPE_FORCE32_ = 0x7fffffff
+} scatter_dtype;
+
+/** Returns the size in bytes of one element of `dtype` (0 for UNDEFINED, OPAQUE or an unknown
+ *  value, whose size is given by the tensor). Never fails. */
+SCATTER_API size_t scatter_dtype_size(scatter_dtype dtype);
+
+/** Returns the dtype's lowercase name ("f32", "opaque"), or "unknown". Never fails. */
+SCATTER_API const char* scatter_dtype_name(scatter_dtype dtype);
+
+/** How updates combine with their target. DEFAULT is NONE.
+ *  float and integer dtypes: all; complex: none/add/sub/mul/div/mean;
+ *  bool: none/add (logical or)/mul (logical and); opaque: none. Anything else is UNSUPPORTED. */
+typedef enum scatter_reduction {
+    SCATTER_REDUCTION_DEFAULT = 0,
+    SCATTER_REDUCTION_NONE = 1, /* assign: the last update in row-major order wins */
+    SCATTER_REDUCTION_ADD = 2,  /* t + u; integers wrap */
+    SCATTER_REDUCTION_SUB = 3,  /* t - u; integers wrap */
+    SCATTER_REDUCTION_MUL = 4,  /* t * u; integers wrap */
+    SCATTER_REDUCTION_DIV = 5,  /* t / u; integers truncate, a zero divisor is an error */
+    SCATTER_REDUCTION_MAX = 6,  /* NaN propagates */
+    SCATTER_REDUCTION_MIN = 7,  /* NaN propagates */
+    SCATTER_REDUCTION_MEAN = 8, /* (self + sum) / (1 + count); integers use floor division */
+    SCATTER_REDUCTION_FORCE32_ = 0x7fffffff
+} scatter_reduction;
+
+/** What happens to an index outside [-s, s) of its dimension (negative indices count from the
+ *  back in every policy). DEFAULT is ERROR. */
+typedef enum scatter_out_of_range {
+    SCATTER_OUT_OF_RANGE_DEFAULT = 0,
+    SCATTER_OUT_OF_RANGE_ERROR = 1, /* the call fails with SCATTER_ERROR_INDEX_OUT_OF_RANGE */
+    SCATTER_OUT_OF_RANGE_SKIP = 2,  /* the update (for rows/nd: the whole slice) is ignored */
+    SCATTER_OUT_OF_RANGE_CLAMP = 3, /* the index is clamped into [0, s-1] */
+    SCATTER_OUT_OF_RANGE_FORCE32_ = 0x7fffffff
+} scatter_out_of_range;
+
+/** Backends. AUTO picks Vulkan when a usable device exists and the work is large enough to pay
+ *  for it, the CPU otherwise. */
+typedef enum scatter_backend {
+    SCATTER_BACKEND_AUTO = 0,
+    SCATTER_BACKEND_CPU = 1,
+    SCATTER_BACKEND_VULKAN = 2,
+    SCATTER_BACKEND_FORCE32_ = 0x7fffffff
+} scatter_backend;
+
+/** Returns "auto", "cpu", "vulkan" or "unknown". Never fails. */
+SCATTER_API const char* scatter_backend_name(scatter_backend backend);
+
+/** Returns "none", "add", "sub", "mul", "div", "max", "min", "mean" ("none" for DEFAULT) or
+ *  "unknown". Never fails. */
+SCATTER_API const char* scatter_reduction_name(scatter_reduction reduction);
+
+/* ---------------------------------------------------------------------------------------------
+ * Contexts
+ * ------------------------------------------------------------------------------------------- */
+
+typedef struct scatter_context_t* scatter_context;
+typedef struct scatter_buffer_t* scatter_buffer;
+
+/** Host allocator. alloc returns memory aligned to `alignment` (a power of two <= 4096) or NULL;
+ *  free releases it (ptr may be NULL). Both may be called from any thread at once. */
+typedef struct scatter_allocator {
+    void* user;
+    void* (*alloc)(void* user, size_t size, size_t alignment);
+    void (*free)(void* user, void* ptr);
+} scatter_allocator;
+
+/** Runs task(task_data, i) for every i in [0, task_count), possibly concurrently on any threads,
+ *  and returns when all have finished. Lets a host job system run libscatter's CPU work. */
+typedef void (*scatter_task_fn)(void* task_data, uint32_t task_index);
+typedef void (*scatter_parallel_for_fn)(void* user, uint32_t task_count, scatter_task_fn task,
+                                        void* task_data);
+
+typedef enum scatter_log_level {
+    SCATTER_LOG_DEBUG = 0,
+    SCATTER_LOG_INFO = 1,
+    SCATTER_LOG_WARNING = 2,
+    SCATTER_LOG_ERROR = 3,
+    SCATTER_LOG_FORCE32_ = 0x7fffffff
+} scatter_log_level;
+
+/** Receives log messages (a NUL-terminated line valid only during the call). May be called from
+ *  any thread that uses the context, concurrently. */
+typedef void (*scatter_log_fn)(void* user, scatter_log_level level, const char* message);
+
+/** Context flags. */
+#define SCATTER_CONTEXT_FLAG_ALLOW_NONDETERMINISM 0x1u /* faster order-dependent paths allowed */
+#define SCATTER_CONTEXT_FLAG_VALIDATION 0x2u /* Vulkan: enable the validation layer if present */
+
+/** Describes a context. Start from SCATTER_CONTEXT_DESC_INIT; unknown trailing fields of a newer
+ *  header must be zero. */
+typedef struct scatter_context_desc {
+    uint32_t struct_size;     /* sizeof(scatter_context_desc) */
+    scatter_backend backend;  /* AUTO, CPU or VULKAN */
+    int32_t device_index;     /* Vulkan device index from scatter_devices, or -1 to choose
+                                 automatically (discrete > integrated > virtual > CPU type) */
+    uint32_t thread_count;    /* CPU threads; 0 means one per hardware thread. Ignored when
+                                 parallel_for is set. */
+    uint32_t flags;           /* SCATTER_CONTEXT_FLAG_* */
+    scatter_parallel_for_fn parallel_for; /* optional host job system; NULL uses own threads */
+    void* parallel_for_user;
+    const scatter_allocator* allocator;   /* optional; copied at creation; NULL uses malloc */
+    scatter_log_fn log;                   /* optional */
+    void* log_user;
+} scatter_context_desc;
+
+#define SCATTER_CONTEXT_DESC_INIT \
+    { (uint32_t)sizeof(scatter_context_desc), SCATTER_BACKEND_AUTO, -1, 0u, 0u, NULL, NULL, NULL, NULL, NULL }
+
+/** Creates a context: the backend, its device, threads and caches. desc may be NULL for the
+ *  defaults. *out_context is written only on success; destroy it with scatter_context_destroy.
+ *  Returns INVALID_ARGUMENT (null out_context, bad struct_size, enum or flag),
+ *  UNSUPPORTED (a nonzero field unknown to this version), BACKEND_UNAVAILABLE (Vulkan asked for
+ *  but no loader, driver or device with that index), OUT_OF_MEMORY, INTERNAL. */
+SCATTER_API scatter_status scatter_context_create(const scatter_context_desc* desc,
+                                                  scatter_context* out_context);
+
+/** Destroys a context and everything it owns. NULL is ignored. No other call may use the
+ *  context during or after this call; buffers created on it must be destroyed first. */
+SCATTER_API void scatter_context_destroy(scatter_context context);
+
+/** Writes the backend the context runs on (CPU or VULKAN, never AUTO) to *out_backend.
+ *  Returns INVALID_ARGUMENT for a null argument. */
+SCATTER_API scatter_status scatter_context_backend(scatter_context context,
+                                                   scatter_backend* out_backend);
+
+/* ---------------------------------------------------------------------------------------------
+ * Devices
+ * ------------------------------------------------------------------------------------------- */
+
+typedef enum scatter_device_type {
+    SCATTER_DEVICE_TYPE_OTHER = 0,
+    SCATTER_DEVICE_TYPE_INTEGRATED_GPU = 1,
+    SCATTER_DEVICE_TYPE_DISCRETE_GPU = 2,
+    SCATTER_DEVICE_TYPE_VIRTUAL_GPU = 3,
+    SCATTER_DEVICE_TYPE_CPU = 4,
+    SCATTER_DEVICE_TYPE_FORCE32_ = 0x7fffffff
+} scatter_device_type;
+
+/** Device features that matter to scatter (bit mask in scatter_device_info.features). */
+#define SCATTER_FEATURE_INT8 0x1ull
+#define SCATTER_FEATURE_INT16 0x2ull
+#define SCATTER_FEATURE_INT64 0x4ull
+#define SCATTER_FEATURE_FLOAT16 0x8ull
+#define SCATTER_FEATURE_FLOAT64 0x10ull
+#define SCATTER_FEATURE_STORAGE8 0x20ull
+#define SCATTER_FEATURE_STORAGE16 0x40ull
+#define SCATTER_FEATURE_INT64_ATOMICS 0x80ull
+#define SCATTER_FEATURE_FLOAT32_ATOMIC_ADD 0x100ull
+#define SCATTER_FEATURE_FLOAT32_ATOMIC_MINMAX 0x200ull
+#define SCATTER_FEATURE_SUBGROUPS 0x400ull
+#define SCATTER_FEATURE_BUFFER_DEVICE_ADDRESS 0x800ull
+
+/** One device. Strings are NUL-terminated UTF-8. */
+typedef struct scatter_device_info {
+    uint32_t struct_size;      /* set by the caller to sizeof(scatter_device_info) */
+    scatter_backend backend;   /* CPU or VULKAN */
+    uint32_t index;            /* device_index to pass in scatter_context_desc (Vulkan) */
+    scatter_device_type type;
+    char name[256];
+    uint32_t vendor_id;
+    uint32_t device_id;
+    uint32_t api_version;      /* Vulkan API version; 0 for the CPU */
+    uint32_t thread_count;     /* CPU: hardware threads; Vulkan: subgroup size */
+    uint64_t features;         /* SCATTER_FEATURE_* */
+    uint64_t max_buffer_range; /* largest single binding in bytes; UINT64_MAX for the CPU */
+} scatter_device_info;
+
+/** Lists the devices: entry 0 is always the CPU, then every Vulkan device in driver order.
+ *  With infos NULL, writes the number of devices to *count. Otherwise *count is the capacity of
+ *  infos (each with struct_size set); writes min(capacity, total) entries and sets *count to the
+ *  number written. Vulkan being absent is not an error (only the CPU is listed).
+ *  Returns INVALID_ARGUMENT for a null count or a bad struct_size. Thread-safe. */
+SCATTER_API scatter_status scatter_devices(scatter_device_info* infos, uint32_t* count);
+
+/* ---------------------------------------------------------------------------------------------
+ * Buffers: memory owned by a context (device memory on Vulkan, host memory on the CPU).
+ * ------------------------------------------------------------------------------------------- */
+
+/** Creates a buffer of `size` bytes (size may be 0) on the context; its contents start as zeros.
+ *  *out_buffer is written only on success. Returns INVALID_ARGUMENT (null argument),
+ *  OUT_OF_MEMORY, DEVICE_LOST. Destroy with scatter_buffer_destroy before the context. */
+SCATTER_API scatter_status scatter_buffer_create(scatter_context context, uint64_t size,
+                                                 scatter_buffer* out_buffer);
+
+/** Destroys a buffer. NULL is ignored. No operation may be using it. */
+SCATTER_API void scatter_buffer_destroy(scatter_buffer buffer);
+
+/** Returns the size in bytes of the buffer, or 0 for NULL. */
+SCATTER_API uint64_t scatter_buffer_size(scatter_buffer buffer);
+
+/** Copies `size` bytes from host memory `src` into the buffer at `offset`. Returns
+ *  INVALID_ARGUMENT (null pointer, range outside the buffer), DEVICE_LOST. On failure the buffer
+ *  is unchanged. */
+SCATTER_API scatter_status scatter_buffer_write(scatter_buffer buffer, uint64_t offset,
+                                                const void* src, uint64_t size);
+
+/** Copies `size` bytes of the buffer at `offset` into host memory `dst`. Returns
+ *  INVALID_ARGUMENT (null pointer, range outside the buffer), DEVICE_LOST. On failure dst is
+ *  unchanged. */
+SCATTER_API scatter_status scatter_buffer_read(scatter_buffer buffer, uint64_t offset, void* dst,
+                                               uint64_t size);
+
+/* ---------------------------------------------------------------------------------------------
+ * Tensors
+ * ------------------------------------------------------------------------------------------- */
+
+/** The largest rank any tensor may have. */
+#define SCATTER_MAX_RANK 16
+
+/** A view of caller memory (host pointer) or of a buffer (buffer + byte_offset; set `data` to
+ *  NULL). Element (i0, ..., ik) is at base + sum(i_d * strides[d]) * element size; strides are in
+ *  elements and may be negative or (for tensors that are only read) zero; NULL strides mean
+ *  contiguous row-major. A tensor with a zero-size dimension may have a NULL data pointer. The
+ *  shape and strides arrays are read only during the call. */
+typedef struct scatter_tensor {
+    uint32_t struct_size;      /* sizeof(scatter_tensor) */
+    scatter_dtype dtype;
+    uint32_t element_size;     /* OPAQUE: bytes per element (>= 1); others: 0 or the dtype size */
+    uint32_t rank;             /* 0 .. SCATTER_MAX_RANK */
+    const int64_t* shape;      /* rank entries >= 0; may be NULL when rank is 0 */
+    const int64_t* strides;    /* rank entries or NULL */
+    void* data;                /* host memory, or NULL with a buffer */
+    scatter_buffer buffer;     /* a buffer of the call's context, or NULL */
+    uint64_t byte_offset;      /* offset of element 0 in the buffer */
+} scatter_tensor;
+
+#define SCATTER_TENSOR_INIT \
+    { (uint32_t)sizeof(scatter_tensor), SCATTER_DTYPE_UNDEFINED, 0u, 0u, NULL, NULL, NULL, NULL, 0u }
+
+/* ---------------------------------------------------------------------------------------------
+ * Operations
+ * ------------------------------------------------------------------------------------------- */
+
+/** Option flags. */
+#define SCATTER_OPTION_EXCLUDE_SELF 0x1u /* a hit target starts from the reduction's identity
+                                            (PyTorch include_self=False) */
+#define SCATTER_OPTION_ALLOW_NONDETERMINISM 0x2u /* this call may use order-dependent fast paths */
+
+/** Options of one operation. Start from SCATTER_OPTIONS_INIT; NULL options mean the defaults
+ *  (axis 0, none, error, no flags). */
+typedef struct scatter_options {
+    uint32_t struct_size;            /* sizeof(scatter_options) */
+    int32_t axis;                    /* elements/rows: in [-r, r); negative counts from the back.
+                                        nd: must be 0. */
+    scatter_reduction reduction;
+    scatter_out_of_range out_of_range;
+    uint32_t flags;                  /* SCATTER_OPTION_* */
+} scatter_options;
+
+#define SCATTER_OPTIONS_INIT \
+    { (uint32_t)sizeof(scatter_options), 0, SCATTER_REDUCTION_DEFAULT, SCATTER_OUT_OF_RANGE_DEFAULT, 0u }
+
+/*
+ * The three operations share one contract:
+ * - `out` has the shape and dtype of `data` (strides may differ). `out` may describe exactly the
+ *   same memory as `data` (same base and strides): the operation then runs in place. Any other
+ *   overlap of `out` with `data`, `indices` or `updates`, or an `out` whose own elements overlap
+ *   (a zero stride on a dimension longer than 1), is INVALID_ARGUMENT.
+ * - Returns INVALID_ARGUMENT (null context or tensor, null data pointer for a non-empty tensor,
+ *   bad struct_size, enum, flag or axis, overlapping out, integer division by zero),
+ *   TYPE_MISMATCH (data/updates/out dtypes differ, indices not I32/I64),
+ *   SHAPE_MISMATCH (ranks or shapes that break the op's rules, 0-d data, element counts whose
+ *   byte size overflows), INDEX_OUT_OF_RANGE (policy ERROR and an index outside [-s, s)),
+ *   UNSUPPORTED (dtype/reduction pair not in the table, a backend lacking a device feature),
+ *   OUT_OF_MEMORY, DEVICE_LOST, INTERNAL.
+ * - On failure `out` (and `data`, when in place) is byte-for-byte unchanged.
+ * - Thread rule: any thread, concurrently on one context, as long as no two concurrent calls
+ *   write the same memory.
+ */
+
+/** Elements scatter (ONNX ScatterElements). See the contract above. */
+SCATTER_API scatter_status scatter_elements(scatter_context context, const scatter_tensor* data,
+                                            const scatter_tensor* indices,
+                                            const scatter_tensor* updates,
+                                            const scatter_options* options,
+                                            const scatter_tensor* out);
+
+/** Rows scatter (MindSpore scatter_*, Paddle scatter, PyTorch index_add_). See above. */
+SCATTER_API scatter_status scatter_rows(scatter_context context, const scatter_tensor* data,
+                                        const scatter_tensor* indices,
+                                        const scatter_tensor* updates,
+                                        const scatter_options* options,
+                                        const scatter_tensor* out);
+
+/** N-d scatter (ONNX ScatterND, TensorFlow tensor_scatter_nd_*). options->axis must be 0.
+ *  See the contract above. */
+SCATTER_API scatter_status scatter_nd(scatter_context context, const scatter_tensor* data,
+                                      const scatter_tensor* indices,
+                                      const scatter_tensor* updates,
+                                      const scatter_options* options, const scatter_tensor* out);
+
+#ifdef __cplusplus
+} /* extern "C" */
+#endif
+
+#endif /* SCATTER_SCATTER_H */
