@@ -1,0 +1,158 @@
+// `scatter bench`: times the standard workloads through the C API and compares each with a
+// memcpy moving the same number of bytes, timed in the same run.
+#include "bench_workloads.h"
+#include "cli_error.h"
+#include "commands.h"
+
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <cstring>
+#include <functional>
+#include <thread>
+
+namespace {
+
+// Calls per timed sample for latency workloads, so that one sample is long enough to measure.
+constexpr int kLatencyCallsPerSample = 10000;
+
+struct Timing {
+    double median_ms = 0, min_ms = 0;  // per call
+};
+
+// Runs `call` once to warm up (page faults, caches), then `repeat` timed samples.
+Timing time_calls(int repeat, int calls_per_sample, const std::function<void()>& call) {
+    call();
+    std::vector<double> samples;
+    for (int r = 0; r < repeat; ++r) {
+        const auto start = std::chrono::steady_clock::now();
+        for (int c = 0; c < calls_per_sample; ++c) call();
+        const std::chrono::duration<double, std::milli> elapsed = std::chrono::steady_clock::now() - start;
+        samples.push_back(elapsed.count() / calls_per_sample);
+    }
+    std::sort(samples.begin(), samples.end());
+    const size_t n = samples.size();
+    Timing timing;
+    timing.median_ms = n % 2 ? samples[n / 2] : (samples[n / 2 - 1] + samples[n / 2]) / 2;
+    timing.min_ms = samples.front();
+    return timing;
+}
+
+scatter_tensor host_tensor(scatter_dtype dtype, const std::vector<int64_t>& shape, void* bytes) {
+    scatter_tensor tensor = SCATTER_TENSOR_INIT;
+    tensor.dtype = dtype;
+    tensor.rank = static_cast<uint32_t>(shape.size());
+    tensor.shape = shape.data();
+    tensor.data = bytes;
+    return tensor;
+}
+
+using OpFunction = scatter_status (*)(scatter_context, const scatter_tensor*, const scatter_tensor*,
+                                      const scatter_tensor*, const scatter_options*,
+                                      const scatter_tensor*);
+
+OpFunction op_function(ScatterOp op) {
+    switch (op) {
+    case ScatterOp::elements: return &scatter_elements;
+    case ScatterOp::rows: return &scatter_rows;
+    case ScatterOp::nd: return &scatter_nd;
+    }
+    return nullptr;
+}
+
+struct Result {
+    const Workload* workload;
+    Timing scatter, memcpy;
+    uint64_t bytes;  // data read + out written + indices read + updates read
+};
+
+Result bench_workload(scatter_context context, const Workload& workload, int repeat) {
+    WorkloadInputs inputs = generate_inputs(workload);
+    std::vector<uint8_t> out(inputs.data.size());
+    const scatter_tensor data = host_tensor(workload.dtype, workload.data_shape, inputs.data.data());
+    const scatter_tensor indices = host_tensor(SCATTER_DTYPE_I64, workload.indices_shape, inputs.indices.data());
+    const scatter_tensor updates = host_tensor(workload.dtype, workload.updates_shape, inputs.updates.data());
+    const scatter_tensor out_tensor = host_tensor(workload.dtype, workload.data_shape, out.data());
+    scatter_options options = SCATTER_OPTIONS_INIT;
+    options.axis = workload.op == ScatterOp::nd ? 0 : workload.axis;
+    options.reduction = workload.reduction;
+    const OpFunction op = op_function(workload.op);
+
+    Result result;
+    result.workload = &workload;
+    result.bytes = 2 * inputs.data.size() + inputs.indices.size() + inputs.updates.size();
+    const int calls = workload.latency ? kLatencyCallsPerSample : 1;
+    result.scatter = time_calls(repeat, calls, [&] {
+        check_status(op(context, &data, &indices, &updates, &options, &out_tensor));
+    });
+
+    // The same traffic as a copy: half the bytes read, half written.
+    inputs = WorkloadInputs();
+    out = std::vector<uint8_t>();
+    std::vector<uint8_t> source(result.bytes / 2, 1), target(result.bytes / 2);
+    result.memcpy = time_calls(repeat, calls, [&] {
+        std::memcpy(target.data(), source.data(), source.size());
+        asm volatile("" : : "r"(target.data()) : "memory");  // keep the copy
+    });
+    return result;
+}
+
+double gigabytes_per_second(uint64_t bytes, double ms) { return ms > 0 ? bytes / (ms * 1e6) : 0; }
+
+void print_result(const Result& result, const std::string& backend, uint32_t threads, int repeat,
+                  bool json) {
+    const Workload& w = *result.workload;
+    const double gbps = gigabytes_per_second(result.bytes, result.scatter.median_ms);
+    const double memcpy_gbps = gigabytes_per_second(result.bytes, result.memcpy.median_ms);
+    const double ratio = memcpy_gbps > 0 ? gbps / memcpy_gbps : 0;
+    if (json) {
+        nlohmann::json row = {{"workload", w.id},           {"description", w.describe()},
+                              {"backend", backend},         {"threads", threads},
+                              {"repeat", repeat},           {"bytes", result.bytes},
+                              {"median_ms", result.scatter.median_ms},
+                              {"min_ms", result.scatter.min_ms},
+                              {"gbps", gbps},               {"memcpy_gbps", memcpy_gbps},
+                              {"ratio_to_memcpy", ratio}};
+        if (w.latency) {
+            row["us_per_call"] = result.scatter.median_ms * 1000;
+            row["min_us_per_call"] = result.scatter.min_ms * 1000;
+        }
+        std::printf("%s\n", row.dump().c_str());
+    } else if (w.latency) {
+        std::printf("%-3s %-60s %9.3f us/call (min %.3f)  %7.2f GB/s  memcpy %7.2f GB/s  ratio %.3f\n",
+                    w.id.c_str(), w.describe().c_str(), result.scatter.median_ms * 1000,
+                    result.scatter.min_ms * 1000, gbps, memcpy_gbps, ratio);
+    } else {
+        std::printf("%-3s %-60s %9.3f ms (min %.3f)  %7.2f GB/s  memcpy %7.2f GB/s  ratio %.3f\n",
+                    w.id.c_str(), w.describe().c_str(), result.scatter.median_ms, result.scatter.min_ms,
+                    gbps, memcpy_gbps, ratio);
+    }
+    std::fflush(stdout);
+}
+
+std::vector<const Workload*> selected_workloads(const std::vector<std::string>& ids) {
+    std::vector<const Workload*> selected;
+    const bool all = ids.empty() || std::find(ids.begin(), ids.end(), "all") != ids.end();
+    for (const Workload& workload : standard_workloads()) {
+        if (all || std::find(ids.begin(), ids.end(), workload.id) != ids.end())
+            selected.push_back(&workload);
+    }
+    return selected;
+}
+
+}  // namespace
+
+int bench_command(const BenchOptions& options) {
+    ContextHandle context = make_context(options.context);
+    scatter_backend backend = SCATTER_BACKEND_CPU;
+    check_status(scatter_context_backend(context.get(), &backend));
+    const uint32_t threads = options.context.threads != 0 ? options.context.threads
+                                                          : std::max(1u, std::thread::hardware_concurrency());
+    for (const Workload* workload : selected_workloads(options.workloads)) {
+        const Result result = bench_workload(context.get(), *workload, options.repeat);
+        print_result(result, scatter_backend_name(backend), threads, options.repeat, options.json);
+    }
+    return 0;
+}

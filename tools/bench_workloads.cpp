@@ -1,0 +1,156 @@
+#include "bench_workloads.h"
+
+#include "option_names.h"
+
+#include <nlohmann/json.hpp>
+
+#include <stdexcept>
+#include <type_traits>
+
+namespace {
+
+// splitmix64: small, fast and identical everywhere, so inputs are the same on every machine.
+class Random {
+public:
+    explicit Random(uint64_t seed) : state_(seed) {}
+    uint64_t next() {
+        uint64_t z = (state_ += 0x9e3779b97f4a7c15ull);
+        z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+        z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+        return z ^ (z >> 31);
+    }
+    uint64_t below(uint64_t bound) {  // uniform in [0, bound)
+        return static_cast<uint64_t>((static_cast<unsigned __int128>(next()) * bound) >> 64);
+    }
+    double unit() { return static_cast<double>(next() >> 11) * 0x1.0p-53; }  // [0, 1)
+
+private:
+    uint64_t state_;
+};
+
+uint64_t element_count(const std::vector<int64_t>& shape) {
+    uint64_t count = 1;
+    for (int64_t extent : shape) count *= static_cast<uint64_t>(extent);
+    return count;
+}
+
+template <typename T>
+std::vector<uint8_t> random_values(Random& random, uint64_t count, double low, double high) {
+    std::vector<uint8_t> bytes(count * sizeof(T));
+    T* values = reinterpret_cast<T*>(bytes.data());
+    for (uint64_t i = 0; i < count; ++i) {
+        if constexpr (std::is_floating_point_v<T>) {
+            values[i] = static_cast<T>(low + (high - low) * random.unit());
+        } else {
+            const auto span = static_cast<uint64_t>(static_cast<int64_t>(high) - static_cast<int64_t>(low)) + 1;
+            values[i] = static_cast<T>(static_cast<int64_t>(low) + static_cast<int64_t>(random.below(span)));
+        }
+    }
+    return bytes;
+}
+
+std::vector<uint8_t> random_tensor(Random& random, scatter_dtype dtype, uint64_t count, double low,
+                                   double high) {
+    switch (dtype) {
+    case SCATTER_DTYPE_F32: return random_values<float>(random, count, low, high);
+    case SCATTER_DTYPE_F64: return random_values<double>(random, count, low, high);
+    case SCATTER_DTYPE_I32: return random_values<int32_t>(random, count, low, high);
+    case SCATTER_DTYPE_I64: return random_values<int64_t>(random, count, low, high);
+    default: throw std::logic_error("workload dtype has no generator");
+    }
+}
+
+// The extent each index position ranges over: the target axis, or for nd the k indexed dims.
+std::vector<int64_t> index_bounds(const Workload& workload) {
+    const auto& data = workload.data_shape;
+    if (workload.op == ScatterOp::nd) {
+        const size_t depth = static_cast<size_t>(workload.indices_shape.back());
+        return std::vector<int64_t>(data.begin(), data.begin() + static_cast<std::ptrdiff_t>(depth));
+    }
+    const int32_t rank = static_cast<int32_t>(data.size());
+    return {data[static_cast<size_t>(workload.axis < 0 ? workload.axis + rank : workload.axis)]};
+}
+
+template <typename Map>
+auto lookup(const Map& names, const std::string& name, const char* what) {
+    const auto found = names.find(name);
+    if (found == names.end()) throw std::logic_error(std::string("workload table: unknown ") + what + " " + name);
+    return found->second;
+}
+
+scatter_dtype dtype_named(const std::string& name) {
+    static const std::map<std::string, scatter_dtype> names = {
+        {"f32", SCATTER_DTYPE_F32}, {"f64", SCATTER_DTYPE_F64},
+        {"i32", SCATTER_DTYPE_I32}, {"i64", SCATTER_DTYPE_I64}};
+    return lookup(names, name, "dtype");
+}
+
+Workload parse_workload(const nlohmann::json& row) {
+    Workload workload;
+    workload.id = row.at("id").get<std::string>();
+    workload.op_name = row.at("op").get<std::string>();
+    workload.op = lookup(op_names(), workload.op_name, "op");
+    workload.axis = row.at("axis").get<int32_t>();
+    workload.reduction_name = row.at("reduction").get<std::string>();
+    workload.reduction = lookup(reduction_names(), workload.reduction_name, "reduction");
+    workload.dtype_name = row.at("dtype").get<std::string>();
+    workload.dtype = dtype_named(workload.dtype_name);
+    workload.data_shape = row.at("data").get<std::vector<int64_t>>();
+    workload.indices_shape = row.at("indices").get<std::vector<int64_t>>();
+    workload.updates_shape = row.at("updates").get<std::vector<int64_t>>();
+    const bool is_integer = workload.dtype == SCATTER_DTYPE_I32 || workload.dtype == SCATTER_DTYPE_I64;
+    if (is_integer) {
+        workload.updates_low = -1000000;
+        workload.updates_high = 1000000;
+    }
+    if (row.contains("updates_range")) {
+        workload.updates_low = row["updates_range"].at(0).get<double>();
+        workload.updates_high = row["updates_range"].at(1).get<double>();
+    }
+    workload.latency = row.value("latency", false);
+    return workload;
+}
+
+std::string shape_text(const std::vector<int64_t>& shape) {
+    std::string text = "[";
+    for (size_t d = 0; d < shape.size(); ++d) text += (d ? "," : "") + std::to_string(shape[d]);
+    return text + "]";
+}
+
+}  // namespace
+
+std::string Workload::describe() const {
+    std::string text = op_name;
+    if (op != ScatterOp::nd) text += " axis " + std::to_string(axis);
+    return text + " " + reduction_name + " " + dtype_name + " data" + shape_text(data_shape) +
+           " indices" + shape_text(indices_shape);
+}
+
+const std::vector<Workload>& standard_workloads() {
+    static const std::vector<Workload> workloads = [] {
+        std::vector<Workload> rows;
+        for (const nlohmann::json& row : nlohmann::json::parse(standard_workloads_json()))
+            rows.push_back(parse_workload(row));
+        return rows;
+    }();
+    return workloads;
+}
+
+WorkloadInputs generate_inputs(const Workload& workload) {
+    Random random(0);
+    WorkloadInputs inputs;
+    const bool is_integer = workload.dtype == SCATTER_DTYPE_I32 || workload.dtype == SCATTER_DTYPE_I64;
+    inputs.data = random_tensor(random, workload.dtype, element_count(workload.data_shape),
+                                is_integer ? -1000000 : 0.0, is_integer ? 1000000 : 1.0);
+
+    const std::vector<int64_t> bounds = index_bounds(workload);
+    const uint64_t index_count = element_count(workload.indices_shape);
+    inputs.indices.resize(index_count * sizeof(int64_t));
+    int64_t* indices = reinterpret_cast<int64_t*>(inputs.indices.data());
+    for (uint64_t i = 0; i < index_count; ++i)
+        indices[i] = static_cast<int64_t>(random.below(static_cast<uint64_t>(bounds[i % bounds.size()])));
+
+    inputs.updates = random_tensor(random, workload.dtype, element_count(workload.updates_shape),
+                                   workload.updates_low, workload.updates_high);
+    return inputs;
+}

@@ -1,0 +1,32 @@
+// The subcommands of the `scatter` program. Each returns the process exit code and throws
+// CliError for a runtime error.
+#ifndef SCATTER_TOOLS_COMMANDS_H
+#define SCATTER_TOOLS_COMMANDS_H
+
+#include "context.h"
+
+#include <string>
+#include <vector>
+
+enum class ScatterOp { elements, rows, nd };
+
+struct RunOptions {
+    ScatterOp op = ScatterOp::elements;
+    std::string data_path, indices_path, updates_path, out_path;
+    scatter_options options = SCATTER_OPTIONS_INIT;
+    ContextSettings context;
+};
+
+struct BenchOptions {
+    std::vector<std::string> workloads;  // ids such as "W1"; empty or "all" means every one
+    ContextSettings context;
+    int repeat = 7;
+    bool json = false;
+};
+
+int run_command(const RunOptions& options);
+int devices_command();
+int version_command();
+int bench_command(const BenchOptions& options);
+
+#endif  // SCATTER_TOOLS_COMMANDS_H

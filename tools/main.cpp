@@ -1,0 +1,123 @@
+// The `scatter` command-line program: parses the command line (CLI11) and maps outcomes to exit
+// codes: 0 success, 1 runtime error ("error: STATUS_NAME: message" on stderr), 2 usage error.
+#include "bench_workloads.h"
+#include "cli_error.h"
+#include "commands.h"
+#include "option_names.h"
+
+#include <CLI/CLI.hpp>
+
+#include <cstdio>
+#include <map>
+#include <new>
+
+namespace {
+
+constexpr int kExitRuntimeError = 1;
+constexpr int kExitUsageError = 2;
+
+const std::map<std::string, scatter_backend> kRunBackends = {
+    {"auto", SCATTER_BACKEND_AUTO}, {"cpu", SCATTER_BACKEND_CPU}, {"vulkan", SCATTER_BACKEND_VULKAN}};
+
+const std::map<std::string, scatter_backend> kBenchBackends = {
+    {"cpu", SCATTER_BACKEND_CPU}, {"vulkan", SCATTER_BACKEND_VULKAN}};
+
+void add_context_options(CLI::App* command, ContextSettings* settings,
+                         const std::map<std::string, scatter_backend>& backends) {
+    command->add_option("--backend", settings->backend, "Backend to run on")
+        ->transform(CLI::CheckedTransformer(backends));
+    command->add_option("--device", settings->device_index,
+                        "Vulkan device index from `scatter devices` (-1: automatic)")
+        ->check(CLI::Range(-1, INT32_MAX));
+    command->add_option("--threads", settings->threads, "CPU threads (0: one per hardware thread)")
+        ->check(CLI::Range(0u, 4096u));
+}
+
+void add_run_command(CLI::App* app, RunOptions* run, bool* exclude_self) {
+    CLI::App* command = app->add_subcommand("run", "Scatter updates into data, write the result");
+    command->add_option("--op", run->op, "elements | rows | nd")
+        ->required()
+        ->transform(CLI::CheckedTransformer(op_names()));
+    command->add_option("--data", run->data_path, "data .npy")->required();
+    command->add_option("--indices", run->indices_path, "indices .npy (int32 or int64)")->required();
+    command->add_option("--updates", run->updates_path, "updates .npy (the data's dtype)")->required();
+    command->add_option("--out", run->out_path, "result .npy (written only on success)")->required();
+    command->add_option("--axis", run->options.axis, "Axis for elements and rows (default 0)");
+    command->add_option("--reduction", run->options.reduction, "How updates combine (default none)")
+        ->transform(CLI::CheckedTransformer(reduction_names()));
+    command->add_flag("--exclude-self", *exclude_self,
+                      "A hit target starts from the reduction's identity, not its data value");
+    command->add_option("--out-of-range", run->options.out_of_range,
+                        "Policy for out-of-range indices (default error)")
+        ->transform(CLI::CheckedTransformer(out_of_range_names()));
+    add_context_options(command, &run->context, kRunBackends);
+}
+
+void add_bench_command(CLI::App* app, BenchOptions* bench) {
+    CLI::App* command = app->add_subcommand("bench", "Time the standard workloads W1-W8");
+    command->add_option("--workload", bench->workloads, "Comma-separated ids (W1,W4) or all")
+        ->delimiter(',')
+        ->check(
+            [](const std::string& id) -> std::string {
+                if (id == "all") return "";
+                for (const Workload& workload : standard_workloads())
+                    if (workload.id == id) return "";
+                return "unknown workload " + id + " (W1-W8 or all)";
+            },
+            "W1..W8|all");
+    command->add_option("--repeat", bench->repeat, "Timed runs per workload (default 7)")
+        ->check(CLI::Range(1, 1000000));
+    command->add_flag("--json", bench->json, "One JSON object per workload per line");
+    bench->context.backend = SCATTER_BACKEND_CPU;
+    add_context_options(command, &bench->context, kBenchBackends);
+}
+
+int dispatch(CLI::App& app, const RunOptions& run, const BenchOptions& bench) {
+    if (app.got_subcommand("run")) return run_command(run);
+    if (app.got_subcommand("devices")) return devices_command();
+    if (app.got_subcommand("version")) return version_command();
+    return bench_command(bench);
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    CLI::App app{"scatter: scatter updates into tensors on the CPU or a Vulkan GPU (.npy in, .npy out)",
+                 "scatter"};
+    app.require_subcommand(1);
+    app.set_version_flag("--version", scatter_version_string());
+
+    RunOptions run;
+    bool exclude_self = false;
+    BenchOptions bench;
+    add_run_command(&app, &run, &exclude_self);
+    app.add_subcommand("devices", "List the backends and devices found, with their features");
+    app.add_subcommand("version", "Print the library version");
+    add_bench_command(&app, &bench);
+
+    try {
+        app.parse(argc, argv);
+    } catch (const CLI::CallForHelp& e) {
+        return app.exit(e);
+    } catch (const CLI::CallForAllHelp& e) {
+        return app.exit(e);
+    } catch (const CLI::CallForVersion& e) {
+        return app.exit(e);
+    } catch (const CLI::ParseError& e) {
+        app.exit(e);
+        return kExitUsageError;
+    }
+    if (exclude_self) run.options.flags |= SCATTER_OPTION_EXCLUDE_SELF;
+
+    try {
+        return dispatch(app, run, bench);
+    } catch (const CliError& e) {
+        std::fprintf(stderr, "error: %s: %s\n", scatter_status_name(e.status()), e.what());
+    } catch (const std::bad_alloc&) {
+        std::fprintf(stderr, "error: %s: host memory ran out\n",
+                     scatter_status_name(SCATTER_ERROR_OUT_OF_MEMORY));
+    } catch (const std::exception& e) {
+        std::fprintf(stderr, "error: %s: %s\n", scatter_status_name(SCATTER_ERROR_INTERNAL), e.what());
+    }
+    return kExitRuntimeError;
+}

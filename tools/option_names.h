@@ -1,0 +1,33 @@
+// Command-line spellings of the library's enums, shared by option parsing and the workload table.
+#ifndef SCATTER_TOOLS_OPTION_NAMES_H
+#define SCATTER_TOOLS_OPTION_NAMES_H
+
+#include "commands.h"
+
+#include <map>
+#include <string>
+
+inline const std::map<std::string, ScatterOp>& op_names() {
+    static const std::map<std::string, ScatterOp> names = {
+        {"elements", ScatterOp::elements}, {"rows", ScatterOp::rows}, {"nd", ScatterOp::nd}};
+    return names;
+}
+
+inline const std::map<std::string, scatter_reduction>& reduction_names() {
+    static const std::map<std::string, scatter_reduction> names = {
+        {"none", SCATTER_REDUCTION_NONE}, {"add", SCATTER_REDUCTION_ADD},
+        {"sub", SCATTER_REDUCTION_SUB},   {"mul", SCATTER_REDUCTION_MUL},
+        {"div", SCATTER_REDUCTION_DIV},   {"max", SCATTER_REDUCTION_MAX},
+        {"min", SCATTER_REDUCTION_MIN},   {"mean", SCATTER_REDUCTION_MEAN}};
+    return names;
+}
+
+inline const std::map<std::string, scatter_out_of_range>& out_of_range_names() {
+    static const std::map<std::string, scatter_out_of_range> names = {
+        {"error", SCATTER_OUT_OF_RANGE_ERROR},
+        {"skip", SCATTER_OUT_OF_RANGE_SKIP},
+        {"clamp", SCATTER_OUT_OF_RANGE_CLAMP}};
+    return names;
+}
+
+#endif  // SCATTER_TOOLS_OPTION_NAMES_H

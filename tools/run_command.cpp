@@ -1,0 +1,72 @@
+// `scatter run`: load three .npy files, scatter, write the result .npy atomically.
+#include "cli_error.h"
+#include "commands.h"
+#include "npy.h"
+#include "output_file.h"
+
+namespace {
+
+npy::NpyArray load_input(const char* option, const std::string& path) {
+    try {
+        return npy::load(path);
+    } catch (const npy::NpyError& error) {
+        throw CliError(SCATTER_ERROR_INVALID_ARGUMENT, std::string(option) + " " + error.what());
+    }
+}
+
+// Fixed-width strings of different kinds can have equal byte sizes ('S8' and 'U2'); the library
+// sees only opaque bytes, so the CLI insists on the same descr.
+void check_same_opaque_kind(const npy::NpyArray& data, const npy::NpyArray& updates) {
+    if (data.dtype.dtype == SCATTER_DTYPE_OPAQUE && updates.dtype.dtype == SCATTER_DTYPE_OPAQUE &&
+        data.dtype.descr != updates.dtype.descr) {
+        throw CliError(SCATTER_ERROR_TYPE_MISMATCH, "updates dtype '" + updates.dtype.descr +
+                                                        "' must equal data dtype '" +
+                                                        data.dtype.descr + "'");
+    }
+}
+
+scatter_tensor tensor_of(const npy::NpyArray& array, void* bytes) {
+    scatter_tensor tensor = SCATTER_TENSOR_INIT;
+    tensor.dtype = array.dtype.dtype;
+    tensor.element_size = array.dtype.element_size;
+    tensor.rank = static_cast<uint32_t>(array.shape.size());
+    tensor.shape = array.shape.data();
+    tensor.data = bytes;
+    return tensor;
+}
+
+using OpFunction = scatter_status (*)(scatter_context, const scatter_tensor*, const scatter_tensor*,
+                                      const scatter_tensor*, const scatter_options*,
+                                      const scatter_tensor*);
+
+OpFunction op_function(ScatterOp op) {
+    switch (op) {
+    case ScatterOp::elements: return &scatter_elements;
+    case ScatterOp::rows: return &scatter_rows;
+    case ScatterOp::nd: return &scatter_nd;
+    }
+    return nullptr;
+}
+
+}  // namespace
+
+int run_command(const RunOptions& options) {
+    npy::NpyArray data = load_input("--data", options.data_path);
+    npy::NpyArray indices = load_input("--indices", options.indices_path);
+    npy::NpyArray updates = load_input("--updates", options.updates_path);
+    check_same_opaque_kind(data, updates);
+
+    ContextHandle context = make_context(options.context);
+    std::vector<uint8_t> result(data.bytes.size());
+    const scatter_tensor data_tensor = tensor_of(data, data.bytes.data());
+    const scatter_tensor indices_tensor = tensor_of(indices, indices.bytes.data());
+    const scatter_tensor updates_tensor = tensor_of(updates, updates.bytes.data());
+    const scatter_tensor out_tensor = tensor_of(data, result.data());
+    check_status(op_function(options.op)(context.get(), &data_tensor, &indices_tensor,
+                                         &updates_tensor, &options.options, &out_tensor));
+
+    const std::string header = npy::encode_header(data.dtype, data.shape);
+    write_file_atomically(options.out_path,
+                          {{header.data(), header.size()}, {result.data(), result.size()}});
+    return 0;
+}
