@@ -1,0 +1,27 @@
+// The oracle: a naive, obviously-correct implementation of the three scatter operations of
+// SPEC §2, written independently of src/. It walks every update in row-major order and applies
+// `t = t op u` to its target, one element at a time. Speed is not a goal; clarity is.
+//
+// It takes the same descriptors as the library (host pointers only) and returns the status the
+// library must return, so differential tests can compare both the result and the status.
+// Like the library it never writes `out` when it fails.
+#ifndef SCATTER_TESTS_REFERENCE_SCATTER_REFERENCE_H
+#define SCATTER_TESTS_REFERENCE_SCATTER_REFERENCE_H
+
+#include <scatter/scatter.h>
+
+namespace scatter_reference {
+
+enum class Op { elements, rows, nd };
+
+const char* op_name(Op op);
+
+// Runs `op` on host tensors. `options` may be NULL (the defaults). `out` may describe the same
+// memory as `data` (in place).
+scatter_status run(Op op, const scatter_tensor* data, const scatter_tensor* indices,
+                   const scatter_tensor* updates, const scatter_options* options,
+                   const scatter_tensor* out);
+
+}  // namespace scatter_reference
+
+#endif
