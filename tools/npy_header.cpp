@@ -62,6 +62,7 @@ private:
     bool at(char c) const { return pos_ < end_ && *pos_ == c; }
 
     void expect(char c) {
+        if (pos_ >= end_) fail(std::string("header ends where '") + c + "' was expected");
         if (!at(c)) fail(std::string("expected '") + c + "'");
         ++pos_;
     }
@@ -73,11 +74,12 @@ private:
 
     // A quoted string without escapes (no NumPy key or descr needs one).
     std::string parse_string() {
+        if (pos_ >= end_) fail("header ends where a quoted string was expected");
         if (!at('\'') && !at('"')) fail("expected a quoted string");
         const char quote = *pos_++;
         const char* start = pos_;
         while (pos_ < end_ && *pos_ != quote) {
-            if (*pos_ == '\\' || *pos_ == '\n') fail("escapes and line breaks in strings are not supported");
+            if (*pos_ == '\\' || *pos_ == '\n') fail("unterminated string, or an escape or line break in one");
             ++pos_;
         }
         if (pos_ >= end_) fail("unterminated string");
@@ -99,6 +101,7 @@ private:
     }
 
     int64_t parse_dimension() {
+        if (pos_ >= end_) fail("header ends inside the shape");
         if (pos_ >= end_ || *pos_ < '0' || *pos_ > '9') fail("a shape entry is not a non-negative integer");
         int64_t value = 0;
         while (pos_ < end_ && *pos_ >= '0' && *pos_ <= '9') {
