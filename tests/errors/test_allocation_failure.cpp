@@ -1,0 +1,241 @@
+// Failure injection: an allocator that fails the i-th allocation. For i = 0, 1, 2, ... each
+// scenario must fail with OUT_OF_MEMORY and `out` unchanged, leak nothing, and leave the context
+// usable — until i passes the number of allocations the call makes and it succeeds.
+#include "scatter_call.h"
+
+#include <atomic>
+#include <cstdlib>
+#include <functional>
+#include <iostream>
+
+namespace scatter_test {
+namespace {
+
+class FailingAllocator {
+public:
+    scatter_allocator table() { return {this, &allocate, &release}; }
+
+    // Counts allocations from 0 again and fails number fail_at (-1: none).
+    void arm(int64_t fail_at) {
+        count_ = 0;
+        failed_ = false;
+        fail_at_ = fail_at;
+    }
+    int64_t count() const { return count_; }
+    bool failed() const { return failed_; }
+    int64_t live() const { return live_; }
+
+private:
+    static void* allocate(void* user, size_t size, size_t alignment) {
+        auto* self = static_cast<FailingAllocator*>(user);
+        if (self->count_++ == self->fail_at_) {
+            self->failed_ = true;
+            return nullptr;
+        }
+        if (alignment < sizeof(void*)) alignment = sizeof(void*);
+        const size_t rounded = (size + alignment - 1) / alignment * alignment;
+        void* p = std::aligned_alloc(alignment, rounded == 0 ? alignment : rounded);
+        if (p != nullptr) ++self->live_;
+        return p;
+    }
+    static void release(void* user, void* p) {
+        if (p == nullptr) return;
+        --static_cast<FailingAllocator*>(user)->live_;
+        std::free(p);
+    }
+
+    std::atomic<int64_t> count_{0};
+    std::atomic<int64_t> fail_at_{-1};
+    std::atomic<bool> failed_{false};
+    std::atomic<int64_t> live_{0};
+};
+
+constexpr int64_t kMaxSweep = 10000;
+
+// A representative call: name, context threads, and the call itself.
+struct Scenario {
+    const char* name;
+    uint32_t thread_count;
+    std::function<std::unique_ptr<ScatterCall>()> make;
+};
+
+// Many updates aimed at few targets (duplicates), big enough to be split across threads.
+std::unique_ptr<ScatterCall> large_rows_call() {
+    HostTensor data(SCATTER_DTYPE_F32, {512, 64});
+    data.fill(1.0);
+    HostTensor indices(SCATTER_DTYPE_I64, {8192});
+    for (int64_t i = 0; i < 8192; ++i) indices.set(i, static_cast<double>((i * 7919) % 512));
+    HostTensor updates(SCATTER_DTYPE_F32, {8192, 64});
+    for (int64_t i = 0; i < updates.element_count(); ++i) updates.set(i, static_cast<double>(i % 13));
+    auto call = std::make_unique<ScatterCall>(Op::Rows, std::move(data), std::move(indices),
+                                              std::move(updates));
+    call->reduction(SCATTER_REDUCTION_ADD);
+    return call;
+}
+
+std::unique_ptr<ScatterCall> large_elements_call() {
+    HostTensor data(SCATTER_DTYPE_F32, {256, 256});
+    data.fill(2.0);
+    HostTensor indices(SCATTER_DTYPE_I32, {256, 256});
+    for (int64_t i = 0; i < indices.element_count(); ++i)
+        indices.set(i, static_cast<double>((i * 31) % 256));
+    HostTensor updates(SCATTER_DTYPE_F32, {256, 256});
+    updates.fill(0.5);
+    auto call = std::make_unique<ScatterCall>(Op::Elements, std::move(data), std::move(indices),
+                                              std::move(updates));
+    call->reduction(SCATTER_REDUCTION_MEAN).flags(SCATTER_OPTION_EXCLUDE_SELF);
+    return call;
+}
+
+const std::vector<Scenario>& scenarios() {
+    static const std::vector<Scenario> all = {
+        {"elements_mean_exclude_self", 1,
+         [] {
+             auto c = valid_call(Op::Elements);
+             c->reduction(SCATTER_REDUCTION_MEAN).flags(SCATTER_OPTION_EXCLUDE_SELF);
+             return c;
+         }},
+        {"elements_add_f16", 1,
+         [] {
+             auto c = valid_call(Op::Elements, SCATTER_DTYPE_F16);
+             c->reduction(SCATTER_REDUCTION_ADD);
+             return c;
+         }},
+        {"elements_max_in_place", 1,
+         [] {
+             auto c = valid_call(Op::Elements, SCATTER_DTYPE_I64);
+             c->reduction(SCATTER_REDUCTION_MAX).in_place();
+             return c;
+         }},
+        {"rows_div_skip", 1,
+         [] {
+             auto c = valid_call(Op::Rows, SCATTER_DTYPE_I32);
+             c->indices.set(1, 99);
+             c->reduction(SCATTER_REDUCTION_DIV).policy(SCATTER_OUT_OF_RANGE_SKIP);
+             return c;
+         }},
+        {"nd_add", 1,
+         [] {
+             auto c = valid_call(Op::Nd, SCATTER_DTYPE_F64);
+             c->reduction(SCATTER_REDUCTION_ADD);
+             return c;
+         }},
+        {"nd_opaque_none", 1, [] { return valid_call(Op::Nd, SCATTER_DTYPE_OPAQUE, SCATTER_DTYPE_I32, 5); }},
+        {"rows_add_2_threads", 2, large_rows_call},
+        {"elements_mean_exclude_self_2_threads", 2, large_elements_call},
+    };
+    return all;
+}
+
+scatter_status create_context(FailingAllocator& allocator, uint32_t thread_count,
+                              scatter_context* context) {
+    const scatter_allocator table = allocator.table();
+    scatter_context_desc desc = SCATTER_CONTEXT_DESC_INIT;
+    desc.backend = SCATTER_BACKEND_CPU;
+    desc.thread_count = thread_count;
+    desc.allocator = &table;  // copied at creation
+    return scatter_context_create(&desc, context);
+}
+
+// The bytes the call's destination holds after a successful run from the call's initial state.
+std::vector<uint8_t>& destination(ScatterCall& call) {
+    return call.out_desc.data == call.data_desc.data ? call.data.bytes() : call.out.bytes();
+}
+
+class AllocationFailure : public ::testing::TestWithParam<Scenario> {};
+
+TEST_P(AllocationFailure, EveryFailedAllocationIsOutOfMemoryAndChangesNothing) {
+    const Scenario& scenario = GetParam();
+    FailingAllocator allocator;
+    scatter_context context = nullptr;
+    ASSERT_EQ(create_context(allocator, scenario.thread_count, &context), SCATTER_OK);
+
+    auto reference = scenario.make();
+    allocator.arm(-1);
+    ASSERT_EQ(reference->run(context), SCATTER_OK) << scatter_last_error_message();
+    const int64_t allocations_per_run = allocator.count();
+    const std::vector<uint8_t> expected = destination(*reference);
+
+    int64_t failures = 0;
+    for (int64_t i = 0; i < kMaxSweep; ++i) {
+        auto call = scenario.make();
+        call->out.fill_sentinel(0x11);
+        const std::vector<uint8_t> before = destination(*call);
+        allocator.arm(i);
+        const scatter_status status = call->run(context);
+        allocator.arm(-1);
+        if (!allocator.failed()) {
+            EXPECT_EQ(status, SCATTER_OK) << scatter_last_error_message();
+            EXPECT_TRUE(destination(*call) == expected) << "wrong result with no failure";
+            break;
+        }
+        ++failures;
+        SCOPED_TRACE(testing::Message() << "allocation " << i << " failed");
+        EXPECT_STREQ(scatter_status_name(status), "SCATTER_ERROR_OUT_OF_MEMORY")
+            << scatter_last_error_message();
+        EXPECT_TRUE(is_one_sentence(scatter_last_error_message()));
+        EXPECT_TRUE(destination(*call) == before) << "out changed by a failed call";
+        // The context is still usable.
+        ASSERT_EQ(call->run(context), SCATTER_OK) << scatter_last_error_message();
+        EXPECT_TRUE(destination(*call) == expected) << "wrong result after a failed call";
+    }
+    scatter_context_destroy(context);
+    EXPECT_EQ(allocator.live(), 0) << "allocations leaked";
+    std::cout << scenario.name << ": " << allocations_per_run
+              << " allocation(s) through the allocator per call, " << failures
+              << " injected failure(s)\n";
+    RecordProperty("allocations_per_call", static_cast<int>(allocations_per_run));
+}
+
+INSTANTIATE_TEST_SUITE_P(Scenarios, AllocationFailure, ::testing::ValuesIn(scenarios()),
+                         [](const auto& info) { return std::string(info.param.name); });
+
+TEST(AllocationFailureContext, CreateFailsCleanlyAtEveryAllocation) {
+    for (uint32_t threads : {1u, 2u}) {
+        FailingAllocator allocator;
+        int64_t i = 0;
+        for (; i < kMaxSweep; ++i) {
+            scatter_context context = reinterpret_cast<scatter_context>(uintptr_t{0x77});
+            allocator.arm(i);
+            const scatter_status status = create_context(allocator, threads, &context);
+            allocator.arm(-1);
+            if (!allocator.failed()) {
+                ASSERT_EQ(status, SCATTER_OK) << scatter_last_error_message();
+                scatter_context_destroy(context);
+                EXPECT_EQ(allocator.live(), 0) << "allocations leaked";
+                break;
+            }
+            EXPECT_STREQ(scatter_status_name(status), "SCATTER_ERROR_OUT_OF_MEMORY");
+            EXPECT_EQ(context, reinterpret_cast<scatter_context>(uintptr_t{0x77}));
+            EXPECT_EQ(allocator.live(), 0) << "allocations leaked by a failed create";
+        }
+        std::cout << "context_create(" << threads << " threads): " << i
+                  << " allocation(s) through the allocator\n";
+    }
+}
+
+TEST(AllocationFailureContext, BufferCreateFailsCleanly) {
+    FailingAllocator allocator;
+    scatter_context context = nullptr;
+    ASSERT_EQ(create_context(allocator, 1, &context), SCATTER_OK);
+    int64_t i = 0;
+    for (; i < kMaxSweep; ++i) {
+        scatter_buffer buffer = nullptr;
+        allocator.arm(i);
+        const scatter_status status = scatter_buffer_create(context, 256, &buffer);
+        allocator.arm(-1);
+        if (!allocator.failed()) {
+            ASSERT_EQ(status, SCATTER_OK);
+            scatter_buffer_destroy(buffer);
+            break;
+        }
+        EXPECT_STREQ(scatter_status_name(status), "SCATTER_ERROR_OUT_OF_MEMORY");
+        EXPECT_EQ(buffer, nullptr);
+    }
+    scatter_context_destroy(context);
+    EXPECT_EQ(allocator.live(), 0);
+    std::cout << "buffer_create: " << i << " allocation(s) through the allocator\n";
+}
+
+}  // namespace
+}  // namespace scatter_test
