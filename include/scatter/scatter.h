@@ -145,7 +145,7 @@ typedef enum scatter_dtype {
     SCATTER_DTYPE_U16 = 10,
     SCATTER_DTYPE_U32 = 11,
     SCATTER_DTYPE_U64 = 12,
-    SCATTER_DTYPE_BOOL = 13,     /* one byte; 0 is false, anything else true; results are 0 or 1 */
+    SCATTER_DTYPE_BOOL = 13,     /* one byte; 0 is false, anything else true; add/mul give 0 or 1 */
     SCATTER_DTYPE_C64 = 14,      /* two f32: real, imaginary */
     SCATTER_DTYPE_C128 = 15,     /* two f64: real, imaginary */
     SCATTER_DTYPE_OPAQUE = 16,   /* element_size raw bytes (strings, structs); only `none` */

@@ -1,0 +1,68 @@
+// Buffers: memory owned by a context's backend.
+#include "api/api_guard.h"
+#include "core/context.h"
+
+#include <cinttypes>
+
+using namespace scatter;
+
+namespace {
+
+Status check_range(const char* what, scatter_buffer buffer, uint64_t offset, const void* host, uint64_t size) {
+    if (buffer == nullptr) return make_error(SCATTER_ERROR_INVALID_ARGUMENT, "buffer is NULL");
+    if (host == nullptr && size > 0) return make_error(SCATTER_ERROR_INVALID_ARGUMENT, "%s is NULL", what);
+    uint64_t total = buffer->impl->size();
+    if (offset > total || size > total - offset)
+        return make_error(SCATTER_ERROR_INVALID_ARGUMENT,
+                          "bytes [%" PRIu64 ", %" PRIu64 " + %" PRIu64 ") are outside the buffer's %" PRIu64 " bytes",
+                          offset, offset, size, total);
+    return Status();
+}
+
+}  // namespace
+
+extern "C" {
+
+SCATTER_API scatter_status scatter_buffer_create(scatter_context context, uint64_t size, scatter_buffer* out_buffer) {
+    return guard([&]() -> Status {
+        if (context == nullptr) return make_error(SCATTER_ERROR_INVALID_ARGUMENT, "context is NULL");
+        if (out_buffer == nullptr) return make_error(SCATTER_ERROR_INVALID_ARGUMENT, "out_buffer is NULL");
+        auto buffer = std::make_unique<scatter_buffer_t>();
+        buffer->context = context;
+        SCATTER_RETURN_IF_ERROR(context->backend->create_buffer(size, &buffer->impl));
+        context->live_buffers.fetch_add(1);
+        *out_buffer = buffer.release();
+        return Status();
+    });
+}
+
+SCATTER_API void scatter_buffer_destroy(scatter_buffer buffer) {
+    if (buffer == nullptr) return;
+    try {
+        buffer->context->live_buffers.fetch_sub(1);
+        delete buffer;
+    } catch (...) {
+    }
+}
+
+SCATTER_API uint64_t scatter_buffer_size(scatter_buffer buffer) {
+    return buffer != nullptr ? buffer->impl->size() : 0;
+}
+
+SCATTER_API scatter_status scatter_buffer_write(scatter_buffer buffer, uint64_t offset, const void* src, uint64_t size) {
+    return guard([&]() -> Status {
+        SCATTER_RETURN_IF_ERROR(check_range("src", buffer, offset, src, size));
+        if (size == 0) return Status();
+        return buffer->impl->write(offset, src, size);
+    });
+}
+
+SCATTER_API scatter_status scatter_buffer_read(scatter_buffer buffer, uint64_t offset, void* dst, uint64_t size) {
+    return guard([&]() -> Status {
+        SCATTER_RETURN_IF_ERROR(check_range("dst", buffer, offset, dst, size));
+        if (size == 0) return Status();
+        return buffer->impl->read(offset, dst, size);
+    });
+}
+
+}  // extern "C"

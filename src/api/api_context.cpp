@@ -1,0 +1,101 @@
+// Contexts and devices.
+#include "api/api_guard.h"
+#include "api/backend_factory.h"
+#include "core/context.h"
+#include "core/struct_size.h"
+
+#include <cstring>
+#include <vector>
+
+namespace scatter {
+namespace {
+
+constexpr uint32_t kKnownContextFlags = SCATTER_CONTEXT_FLAG_ALLOW_NONDETERMINISM | SCATTER_CONTEXT_FLAG_VALIDATION;
+
+Status check_context_desc(const scatter_context_desc& desc) {
+    SCATTER_RETURN_IF_ERROR(check_struct_size("desc", &desc, desc.struct_size, sizeof(scatter_context_desc)));
+    if (desc.backend != SCATTER_BACKEND_AUTO && desc.backend != SCATTER_BACKEND_CPU &&
+        desc.backend != SCATTER_BACKEND_VULKAN)
+        return make_error(SCATTER_ERROR_INVALID_ARGUMENT, "desc.backend = %d is not a scatter_backend",
+                          int(desc.backend));
+    if (desc.device_index < -1)
+        return make_error(SCATTER_ERROR_INVALID_ARGUMENT,
+                          "desc.device_index = %d must be -1 (automatic) or a device index", int(desc.device_index));
+    if ((desc.flags & ~kKnownContextFlags) != 0)
+        return make_error(SCATTER_ERROR_INVALID_ARGUMENT, "desc.flags = 0x%x has unknown bits 0x%x",
+                          desc.flags, desc.flags & ~kKnownContextFlags);
+    if (desc.allocator != nullptr && (desc.allocator->alloc == nullptr || desc.allocator->free == nullptr))
+        return make_error(SCATTER_ERROR_INVALID_ARGUMENT, "desc.allocator needs both alloc and free");
+    return Status();
+}
+
+}  // namespace
+}  // namespace scatter
+
+using namespace scatter;
+
+extern "C" {
+
+SCATTER_API scatter_status scatter_context_create(const scatter_context_desc* desc,
+                                                  scatter_context* out_context) {
+    return guard([&]() -> Status {
+        if (out_context == nullptr) return make_error(SCATTER_ERROR_INVALID_ARGUMENT, "out_context is NULL");
+        scatter_context_desc defaults = SCATTER_CONTEXT_DESC_INIT;
+        const scatter_context_desc& d = desc != nullptr ? *desc : defaults;
+        SCATTER_RETURN_IF_ERROR(check_context_desc(d));
+        auto context = std::make_unique<scatter_context_t>();
+        ContextConfig& config = context->config;
+        if (d.allocator != nullptr) config.allocator = HostAllocator(*d.allocator);
+        config.runner = d.parallel_for != nullptr ? make_job_system_runner(d.parallel_for, d.parallel_for_user)
+                                                  : make_thread_pool(d.thread_count);
+        config.log = d.log;
+        config.log_user = d.log_user;
+        config.flags = d.flags;
+        SCATTER_RETURN_IF_ERROR(create_backend(d, config, &context->backend));
+        *out_context = context.release();
+        return Status();
+    });
+}
+
+SCATTER_API void scatter_context_destroy(scatter_context context) {
+    try {
+        delete context;
+    } catch (...) {
+    }
+}
+
+SCATTER_API scatter_status scatter_context_backend(scatter_context context, scatter_backend* out_backend) {
+    return guard([&]() -> Status {
+        if (context == nullptr) return make_error(SCATTER_ERROR_INVALID_ARGUMENT, "context is NULL");
+        if (out_backend == nullptr) return make_error(SCATTER_ERROR_INVALID_ARGUMENT, "out_backend is NULL");
+        *out_backend = context->backend->kind();
+        return Status();
+    });
+}
+
+SCATTER_API scatter_status scatter_devices(scatter_device_info* infos, uint32_t* count) {
+    return guard([&]() -> Status {
+        if (count == nullptr) return make_error(SCATTER_ERROR_INVALID_ARGUMENT, "count is NULL");
+        std::vector<scatter_device_info> devices;
+        SCATTER_RETURN_IF_ERROR(list_devices(&devices));
+        if (infos == nullptr) {
+            *count = uint32_t(devices.size());
+            return Status();
+        }
+        uint32_t n = *count < devices.size() ? *count : uint32_t(devices.size());
+        for (uint32_t i = 0; i < n; ++i)
+            if (infos[i].struct_size < sizeof(scatter_device_info))
+                return make_error(SCATTER_ERROR_INVALID_ARGUMENT,
+                                  "infos[%u].struct_size = %u is smaller than sizeof(scatter_device_info) = %zu",
+                                  i, infos[i].struct_size, sizeof(scatter_device_info));
+        for (uint32_t i = 0; i < n; ++i) {
+            uint32_t size = infos[i].struct_size;
+            std::memcpy(&infos[i], &devices[i], sizeof(scatter_device_info));
+            infos[i].struct_size = size;
+        }
+        *count = n;
+        return Status();
+    });
+}
+
+}  // extern "C"

@@ -1,0 +1,71 @@
+#include "api/backend_factory.h"
+
+#include "cpu/cpu_backend.h"
+#if SCATTER_HAVE_VULKAN
+#include "vulkan/vulkan_backend.h"
+#endif
+
+#include <cstdio>
+#include <thread>
+
+namespace scatter {
+namespace {
+
+#if SCATTER_HAVE_VULKAN
+// AUTO uses a Vulkan device only when it is a real GPU: a CPU-type device (lavapipe) never beats
+// the CPU backend.
+bool gpu_present() {
+    std::vector<scatter_device_info> devices;
+    if (!list_vulkan_devices(&devices).ok()) return false;
+    for (const scatter_device_info& d : devices)
+        if (d.type != SCATTER_DEVICE_TYPE_CPU && d.type != SCATTER_DEVICE_TYPE_OTHER) return true;
+    return false;
+}
+#endif
+
+}  // namespace
+
+Status create_backend(const scatter_context_desc& desc, ContextConfig& config,
+                      std::unique_ptr<Backend>* out) {
+    switch (desc.backend) {
+        case SCATTER_BACKEND_CPU: *out = make_cpu_backend(config); return Status();
+        case SCATTER_BACKEND_VULKAN:
+#if SCATTER_HAVE_VULKAN
+            return make_vulkan_backend(desc, config, out);
+#else
+            return make_error(SCATTER_ERROR_BACKEND_UNAVAILABLE,
+                              "this build of libscatter has no Vulkan backend (SCATTER_ENABLE_VULKAN=OFF)");
+#endif
+        case SCATTER_BACKEND_AUTO:
+#if SCATTER_HAVE_VULKAN
+            if (gpu_present() && make_vulkan_backend(desc, config, out).ok()) return Status();
+#endif
+            *out = make_cpu_backend(config);
+            return Status();
+        default: break;
+    }
+    return make_error(SCATTER_ERROR_INVALID_ARGUMENT, "desc.backend = %d is not a scatter_backend",
+                      int(desc.backend));
+}
+
+Status list_devices(std::vector<scatter_device_info>* out) {
+    scatter_device_info cpu{};
+    cpu.struct_size = sizeof cpu;
+    cpu.backend = SCATTER_BACKEND_CPU;
+    cpu.index = 0;
+    cpu.type = SCATTER_DEVICE_TYPE_CPU;
+    std::snprintf(cpu.name, sizeof cpu.name, "CPU (libscatter threads)");
+    unsigned threads = std::thread::hardware_concurrency();
+    cpu.thread_count = threads == 0 ? 1 : threads;
+    cpu.features = SCATTER_FEATURE_INT8 | SCATTER_FEATURE_INT16 | SCATTER_FEATURE_INT64 |
+                   SCATTER_FEATURE_FLOAT16 | SCATTER_FEATURE_FLOAT64 | SCATTER_FEATURE_STORAGE8 |
+                   SCATTER_FEATURE_STORAGE16;
+    cpu.max_buffer_range = UINT64_MAX;
+    out->push_back(cpu);
+#if SCATTER_HAVE_VULKAN
+    SCATTER_RETURN_IF_ERROR(list_vulkan_devices(out));
+#endif
+    return Status();
+}
+
+}  // namespace scatter

@@ -1,0 +1,38 @@
+// The Backend interface: what the CPU and Vulkan backends implement. Core validates and plans;
+// a backend only executes plans that passed validation.
+#pragma once
+
+#include "core/status.h"
+
+#include <scatter/scatter.h>
+
+#include <cstdint>
+#include <memory>
+
+namespace scatter {
+
+struct OpPlan;
+
+// Memory owned by a backend.
+class Buffer {
+public:
+    virtual ~Buffer() = default;
+    virtual uint64_t size() const = 0;
+    // The buffer's bytes in host memory when the CPU may address them directly, else nullptr.
+    virtual char* host_data() = 0;
+    // Range checks are done by the caller.
+    virtual Status write(uint64_t offset, const void* src, uint64_t size) = 0;
+    virtual Status read(uint64_t offset, void* dst, uint64_t size) = 0;
+};
+
+class Backend {
+public:
+    virtual ~Backend() = default;
+    virtual scatter_backend kind() const = 0;
+    virtual Status create_buffer(uint64_t size, std::unique_ptr<Buffer>* out) = 0;
+    // Runs a validated plan. Must check indices (policy ERROR) and integer divisors before the
+    // first write, so that a failure leaves the destination unchanged.
+    virtual Status execute(const OpPlan& plan) = 0;
+};
+
+}  // namespace scatter

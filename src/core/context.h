@@ -1,0 +1,39 @@
+// The objects behind the opaque handles of the C API.
+#pragma once
+
+#include "core/backend.h"
+#include "core/host_allocator.h"
+#include "core/task_runner.h"
+
+#include <scatter/scatter.h>
+
+#include <atomic>
+#include <memory>
+
+namespace scatter {
+
+// What every backend of a context shares: allocator, threads, logging, flags.
+struct ContextConfig {
+    HostAllocator allocator;
+    std::unique_ptr<TaskRunner> runner;
+    scatter_log_fn log = nullptr;
+    void* log_user = nullptr;
+    uint32_t flags = 0;
+
+    void log_message(scatter_log_level level, const char* message) const {
+        if (log != nullptr) log(log_user, level, message);
+    }
+};
+
+}  // namespace scatter
+
+struct scatter_context_t {
+    scatter::ContextConfig config;
+    std::unique_ptr<scatter::Backend> backend;
+    std::atomic<int64_t> live_buffers{0};
+};
+
+struct scatter_buffer_t {
+    scatter_context_t* context = nullptr;
+    std::unique_ptr<scatter::Buffer> impl;
+};

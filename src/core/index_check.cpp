@@ -1,0 +1,173 @@
+#include "core/index_check.h"
+
+#include "core/index_rules.h"
+#include "core/strided_walk.h"
+
+#include <algorithm>
+#include <atomic>
+#include <cinttypes>
+#include <cstdio>
+
+namespace scatter {
+namespace {
+
+constexpr int64_t kMinChunk = 1 << 16;
+
+// Splits [0, n) into chunks, runs find(begin, end) -> first failing flat index or -1 on each, and
+// returns the smallest failure (or -1). Chunks past a known failure are skipped.
+template <class Find>
+int64_t first_failure(TaskRunner& runner, int64_t n, Find&& find) {
+    if (n <= kMinChunk || runner.concurrency() == 1) return find(int64_t(0), n);
+    int64_t chunks = std::min<int64_t>((n + kMinChunk - 1) / kMinChunk, int64_t(runner.concurrency()) * 4);
+    std::atomic<int64_t> best{INT64_MAX};
+    parallel_for(runner, uint32_t(chunks), [&](uint32_t c) {
+        int64_t begin = n * c / chunks, end = n * (c + 1) / chunks;
+        if (best.load(std::memory_order_relaxed) < begin) return;
+        int64_t found = find(begin, end);
+        if (found < 0) return;
+        int64_t seen = best.load(std::memory_order_relaxed);
+        while (found < seen && !best.compare_exchange_weak(seen, found)) {
+        }
+    });
+    int64_t result = best.load();
+    return result == INT64_MAX ? -1 : result;
+}
+
+// The size of the data dimension that the index at `position` of indices addresses.
+int64_t bound_at(const OpPlan& plan, const int64_t* position) {
+    if (plan.op == OpKind::Nd) return plan.data.shape[position[plan.indices.rank - 1]];
+    return plan.data.shape[plan.axis];
+}
+
+uint32_t data_axis_at(const OpPlan& plan, const int64_t* position) {
+    if (plan.op == OpKind::Nd) return uint32_t(position[plan.indices.rank - 1]);
+    return uint32_t(plan.axis);
+}
+
+}  // namespace
+
+Status check_indices(const OpPlan& plan, TaskRunner& runner) {
+    if (plan.policy != SCATTER_OUT_OF_RANGE_ERROR || plan.indices.empty()) return Status();
+    const TensorView& idx = plan.indices;
+    const bool is_i64 = idx.dtype() == SCATTER_DTYPE_I64;
+    const int64_t* strides[] = {idx.strides};
+    const int64_t axis_bound = plan.data.shape[plan.axis];
+    const int64_t depth = plan.index_depth;
+
+    int64_t bad = first_failure(runner, idx.element_count, [&](int64_t begin, int64_t end) -> int64_t {
+        if (idx.contiguous && plan.op != OpKind::Nd) {
+            for (int64_t f = begin; f < end; ++f)
+                if (!index_in_range(load_index(idx.host, is_i64, f), axis_bound)) return f;
+            return -1;
+        }
+        if (idx.contiguous) {
+            for (int64_t f = begin; f < end; ++f)
+                if (!index_in_range(load_index(idx.host, is_i64, f), plan.data.shape[f % depth])) return f;
+            return -1;
+        }
+        StridedWalk<1> walk(idx.rank, idx.shape, strides);
+        walk.seek(begin);
+        for (int64_t f = begin; f < end; ++f, walk.next())
+            if (!index_in_range(load_index(idx.host, is_i64, walk.offset(0)), bound_at(plan, walk.position())))
+                return f;
+        return -1;
+    });
+    if (bad < 0) return Status();
+
+    StridedWalk<1> walk(idx.rank, idx.shape, strides);
+    walk.seek(bad);
+    int64_t value = load_index(idx.host, is_i64, walk.offset(0));
+    int64_t bound = bound_at(plan, walk.position());
+    char where[SCATTER_MAX_RANK * 24];
+    format_position(walk.position(), idx.rank, where, sizeof where);
+    return make_error(SCATTER_ERROR_INDEX_OUT_OF_RANGE,
+                      "indices%s = %" PRId64 " is outside [-%" PRId64 ", %" PRId64 ") on axis %u",
+                      where, value, bound, bound, data_axis_at(plan, walk.position()));
+}
+
+void resolve_slice_targets(const OpPlan& plan, TaskRunner& runner, int64_t* targets) {
+    const TensorView& idx = plan.indices;
+    const bool is_i64 = idx.dtype() == SCATTER_DTYPE_I64;
+    const int64_t* strides[] = {idx.strides};
+    const int64_t n = plan.slices;
+    const int64_t chunks = std::max<int64_t>(1, std::min<int64_t>(n / kMinChunk, runner.concurrency()));
+    parallel_for(runner, uint32_t(chunks), [&](uint32_t c) {
+        int64_t begin = n * c / chunks, end = n * (c + 1) / chunks;
+        if (begin == end) return;
+        StridedWalk<1> walk(idx.rank, idx.shape, strides);
+        if (plan.op == OpKind::Rows) {
+            const int64_t size = plan.target_rows;
+            walk.seek(begin);
+            for (int64_t j = begin; j < end; ++j) {
+                int64_t i = load_index(idx.host, is_i64, idx.contiguous ? j : walk.offset(0));
+                int64_t row;
+                targets[j] = resolve_index(i, size, plan.policy, &row) ? row : -1;
+                if (!idx.contiguous) walk.next();
+            }
+            return;
+        }
+        const int64_t depth = plan.index_depth;
+        walk.seek(begin * depth);
+        for (int64_t j = begin; j < end; ++j) {
+            int64_t row = 0;
+            bool applied = true;
+            for (int64_t c2 = 0; c2 < depth; ++c2) {
+                int64_t i = load_index(idx.host, is_i64, idx.contiguous ? j * depth + c2 : walk.offset(0));
+                int64_t coordinate = 0;
+                applied = resolve_index(i, plan.data.shape[c2], plan.policy, &coordinate) && applied;
+                row = row * plan.data.shape[c2] + coordinate;
+                if (!idx.contiguous) walk.next();
+            }
+            targets[j] = applied ? row : -1;
+        }
+    });
+}
+
+bool needs_divisor_check(const OpPlan& plan) {
+    DtypeKind kind = plan.data.info->kind;
+    return plan.reduction == SCATTER_REDUCTION_DIV &&
+           (kind == DtypeKind::Signed || kind == DtypeKind::Unsigned) && !plan.updates.empty();
+}
+
+Status check_divisors(const OpPlan& plan, TaskRunner& runner, const int64_t* targets) {
+    if (!needs_divisor_check(plan)) return Status();
+    const TensorView& upd = plan.updates;
+    const TensorView& idx = plan.indices;
+    const uint32_t size = upd.element_size;
+    const bool is_i64 = idx.dtype() == SCATTER_DTYPE_I64;
+    auto is_zero = [&](int64_t offset) {
+        const char* p = upd.host + offset * size;
+        for (uint32_t b = 0; b < size; ++b)
+            if (p[b] != 0) return false;
+        return true;
+    };
+    const int64_t axis_size = plan.data.shape[plan.axis];
+
+    int64_t bad = first_failure(runner, upd.element_count, [&](int64_t begin, int64_t end) -> int64_t {
+        const int64_t* strides[] = {upd.strides, idx.strides};
+        StridedWalk<2> walk(upd.rank, upd.shape, strides);
+        walk.seek(begin);
+        for (int64_t f = begin; f < end; ++f, walk.next()) {
+            if (!is_zero(walk.offset(0))) continue;
+            bool applied;
+            if (plan.op == OpKind::Elements) {
+                int64_t target;
+                applied = resolve_index(load_index(idx.host, is_i64, walk.offset(1)), axis_size, plan.policy, &target);
+            } else {
+                applied = targets[(f / plan.inner) % plan.slices] >= 0;
+            }
+            if (applied) return f;
+        }
+        return -1;
+    });
+    if (bad < 0) return Status();
+    const int64_t* strides[] = {upd.strides};
+    StridedWalk<1> walk(upd.rank, upd.shape, strides);
+    walk.seek(bad);
+    char where[SCATTER_MAX_RANK * 24];
+    format_position(walk.position(), upd.rank, where, sizeof where);
+    return make_error(SCATTER_ERROR_INVALID_ARGUMENT,
+                      "updates%s = 0 divides an integer target: integer division by zero", where);
+}
+
+}  // namespace scatter

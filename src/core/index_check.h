@@ -1,0 +1,28 @@
+// Host-side passes that read indices and updates before anything is written: index validation
+// (policy ERROR), target resolution for rows/nd, and integer divisor checks.
+#pragma once
+
+#include "core/op_plan.h"
+#include "core/task_runner.h"
+
+#include <cstdint>
+
+namespace scatter {
+
+// Under policy ERROR, fails with INDEX_OUT_OF_RANGE naming the first offending index in
+// row-major order. Needs host-addressable indices. Does nothing under SKIP and CLAMP.
+Status check_indices(const OpPlan& plan, TaskRunner& runner);
+
+// rows/nd: writes for each slice j the target row in [0, plan.target_rows), or -1 when the slice
+// is skipped. Expects check_indices to have passed.
+void resolve_slice_targets(const OpPlan& plan, TaskRunner& runner, int64_t* targets);
+
+// Integer `div`: fails with INVALID_ARGUMENT naming the first update in row-major order that is
+// zero and would be applied. `targets` is the result of resolve_slice_targets for rows/nd and is
+// ignored for elements. Does nothing for other reductions and dtypes.
+Status check_divisors(const OpPlan& plan, TaskRunner& runner, const int64_t* targets);
+
+// True when the plan needs check_divisors.
+bool needs_divisor_check(const OpPlan& plan);
+
+}  // namespace scatter

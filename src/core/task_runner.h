@@ -1,0 +1,41 @@
+// TaskRunner: how host work is spread over threads — the context's own pool or the
+// application's job system (scatter_parallel_for_fn).
+#pragma once
+
+#include <scatter/scatter.h>
+
+#include <cstdint>
+#include <memory>
+#include <utility>
+
+namespace scatter {
+
+class TaskRunner {
+public:
+    virtual ~TaskRunner() = default;
+    // How many tasks can usefully run at once.
+    virtual uint32_t concurrency() const = 0;
+    // Runs task(data, i) for i in [0, count) and returns when all have finished.
+    virtual void run(uint32_t count, scatter_task_fn task, void* data) = 0;
+};
+
+// A runner with `threads` threads in all (the caller's included); 0 means one per hardware thread.
+std::unique_ptr<TaskRunner> make_thread_pool(uint32_t threads);
+
+// A runner that hands the tasks to the application's job system.
+std::unique_ptr<TaskRunner> make_job_system_runner(scatter_parallel_for_fn fn, void* user);
+
+// Runs fn(i) for i in [0, count) on the runner; fn must not throw.
+template <class Fn>
+void parallel_for(TaskRunner& runner, uint32_t count, Fn&& fn) {
+    if (count == 0) return;
+    if (count == 1) {
+        fn(0u);
+        return;
+    }
+    using F = std::remove_reference_t<Fn>;
+    runner.run(count, [](void* data, uint32_t i) { (*static_cast<F*>(data))(i); },
+               const_cast<void*>(static_cast<const void*>(&fn)));
+}
+
+}  // namespace scatter

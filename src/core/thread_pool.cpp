@@ -1,0 +1,132 @@
+// The context's own thread pool and the adapter for an application's job system.
+#include "core/task_runner.h"
+
+#include <atomic>
+#include <condition_variable>
+#include <mutex>
+#include <thread>
+#include <vector>
+
+namespace scatter {
+namespace {
+
+// Workers sleep until a job is posted; the posting thread works on the job too. One job runs at a
+// time; a second thread that posts while a job runs does its tasks itself instead of waiting.
+class ThreadPool final : public TaskRunner {
+public:
+    explicit ThreadPool(uint32_t threads) : threads_(threads) {
+        workers_.reserve(threads - 1);
+        for (uint32_t i = 1; i < threads; ++i) workers_.emplace_back([this] { worker_loop(); });
+    }
+
+    ~ThreadPool() override {
+        {
+            std::lock_guard<std::mutex> lock(mutex_);
+            stopping_ = true;
+        }
+        wake_.notify_all();
+        for (std::thread& t : workers_) t.join();
+    }
+
+    uint32_t concurrency() const override { return threads_; }
+
+    void run(uint32_t count, scatter_task_fn task, void* data) override {
+        std::unique_lock<std::mutex> job_lock(job_mutex_, std::try_to_lock);
+        if (workers_.empty() || !job_lock.owns_lock()) {
+            for (uint32_t i = 0; i < count; ++i) task(data, i);
+            return;
+        }
+        {
+            std::lock_guard<std::mutex> lock(mutex_);
+            task_ = task;
+            data_ = data;
+            count_ = count;
+            next_.store(0, std::memory_order_relaxed);
+            done_ = 0;
+            ++generation_;
+        }
+        wake_.notify_all();
+        uint32_t mine = work(task, data, count);
+        std::unique_lock<std::mutex> lock(mutex_);
+        done_ += mine;
+        // Wait for every task and for every worker to leave work(), so that no late worker
+        // touches the next job's state.
+        finished_.wait(lock, [&] { return done_ == count_ && active_ == 0; });
+        task_ = nullptr;
+    }
+
+private:
+    uint32_t work(scatter_task_fn task, void* data, uint32_t count) {
+        uint32_t completed = 0;
+        for (;;) {
+            uint32_t i = next_.fetch_add(1, std::memory_order_relaxed);
+            if (i >= count) return completed;
+            task(data, i);
+            ++completed;
+        }
+    }
+
+    void worker_loop() {
+        uint64_t seen = 0;
+        std::unique_lock<std::mutex> lock(mutex_);
+        for (;;) {
+            wake_.wait(lock, [&] { return stopping_ || (generation_ != seen && task_ != nullptr); });
+            if (stopping_) return;
+            seen = generation_;
+            scatter_task_fn task = task_;
+            void* data = data_;
+            uint32_t count = count_;
+            ++active_;
+            lock.unlock();
+            uint32_t mine = work(task, data, count);
+            lock.lock();
+            done_ += mine;
+            --active_;
+            if (done_ == count_ && active_ == 0) finished_.notify_all();
+        }
+    }
+
+    const uint32_t threads_;
+    std::vector<std::thread> workers_;
+    std::mutex job_mutex_;  // one job at a time
+    std::mutex mutex_;      // guards the fields below
+    std::condition_variable wake_, finished_;
+    scatter_task_fn task_ = nullptr;
+    void* data_ = nullptr;
+    uint32_t count_ = 0;
+    uint32_t done_ = 0;
+    uint32_t active_ = 0;  // workers inside work()
+    uint64_t generation_ = 0;
+    bool stopping_ = false;
+    std::atomic<uint32_t> next_{0};
+};
+
+class JobSystemRunner final : public TaskRunner {
+public:
+    JobSystemRunner(scatter_parallel_for_fn fn, void* user) : fn_(fn), user_(user) {}
+    uint32_t concurrency() const override {
+        unsigned n = std::thread::hardware_concurrency();
+        return n == 0 ? 1 : n;
+    }
+    void run(uint32_t count, scatter_task_fn task, void* data) override { fn_(user_, count, task, data); }
+
+private:
+    scatter_parallel_for_fn fn_;
+    void* user_;
+};
+
+}  // namespace
+
+std::unique_ptr<TaskRunner> make_thread_pool(uint32_t threads) {
+    if (threads == 0) {
+        threads = std::thread::hardware_concurrency();
+        if (threads == 0) threads = 1;
+    }
+    return std::make_unique<ThreadPool>(threads);
+}
+
+std::unique_ptr<TaskRunner> make_job_system_runner(scatter_parallel_for_fn fn, void* user) {
+    return std::make_unique<JobSystemRunner>(fn, user);
+}
+
+}  // namespace scatter

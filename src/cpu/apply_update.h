@@ -1,0 +1,43 @@
+// How one update lands on its target, as three policies the kernels are templated on:
+// Assign (`none`, any element size), Reduce (every other reduction, typed).
+#pragma once
+
+#include "cpu/element_arith.h"
+
+#include <cstdint>
+#include <cstring>
+
+namespace scatter {
+
+// `none`: the bytes of the update replace the target. N = element size, or 0 for any size.
+template <size_t N>
+struct Assign {
+    static constexpr bool kReduces = false;
+    uint32_t size;
+    void apply(char* target, const char* update) const {
+        if (N != 0) std::memcpy(target, update, N);
+        else std::memcpy(target, update, size);
+    }
+    void start(char*) const {}
+    void finish(char*, int64_t) const {}
+};
+
+// Every other reduction: C is Combine<R, Traits, S>.
+template <class S, class C>
+struct Reduce {
+    static constexpr bool kReduces = true;
+    uint32_t size;
+    static S load(const char* p) {
+        S v;
+        std::memcpy(&v, p, sizeof(S));
+        return v;
+    }
+    static void store(char* p, S v) { std::memcpy(p, &v, sizeof(S)); }
+    void apply(char* target, const char* update) const { store(target, C::apply(load(target), load(update))); }
+    // exclude_self: a target's first update starts from the identity.
+    void start(char* target) const { store(target, C::identity()); }
+    // mean: divides the accumulated sum by the number of terms.
+    void finish(char* target, int64_t terms) const { store(target, C::finish_mean(load(target), terms)); }
+};
+
+}  // namespace scatter

@@ -1,0 +1,95 @@
+#include "cpu/cpu_backend.h"
+
+#include "core/index_check.h"
+#include "core/op_plan.h"
+#include "cpu/copy_tensor.h"
+#include "cpu/scatter_elements.h"
+#include "cpu/scatter_slices.h"
+
+#include <cinttypes>
+#include <cstring>
+
+namespace scatter {
+namespace {
+
+// Host memory from the context's allocator.
+class HostBuffer final : public Buffer {
+public:
+    HostBuffer(const HostAllocator& allocator, char* bytes, uint64_t size)
+        : allocator_(allocator), bytes_(bytes), size_(size) {}
+    ~HostBuffer() override { allocator_.release(bytes_); }
+    uint64_t size() const override { return size_; }
+    char* host_data() override { return bytes_; }
+    Status write(uint64_t offset, const void* src, uint64_t size) override {
+        std::memcpy(bytes_ + offset, src, size_t(size));
+        return Status();
+    }
+    Status read(uint64_t offset, void* dst, uint64_t size) override {
+        std::memcpy(dst, bytes_ + offset, size_t(size));
+        return Status();
+    }
+
+private:
+    HostAllocator allocator_;
+    char* bytes_;
+    uint64_t size_;
+};
+
+class CpuBackend final : public Backend {
+public:
+    explicit CpuBackend(ContextConfig& config) : config_(config) {}
+    scatter_backend kind() const override { return SCATTER_BACKEND_CPU; }
+
+    Status create_buffer(uint64_t size, std::unique_ptr<Buffer>* out) override {
+        if (size > uint64_t(PTRDIFF_MAX))
+            return make_error(SCATTER_ERROR_OUT_OF_MEMORY, "a buffer of %" PRIu64 " bytes cannot exist", size);
+        char* bytes = static_cast<char*>(config_.allocator.allocate(size_t(size), 64));
+        if (bytes == nullptr)
+            return make_error(SCATTER_ERROR_OUT_OF_MEMORY, "could not allocate a buffer of %" PRIu64 " bytes", size);
+        std::memset(bytes, 0, size_t(size));
+        *out = std::make_unique<HostBuffer>(config_.allocator, bytes, size);
+        return Status();
+    }
+
+    Status execute(const OpPlan& plan) override { return execute_on_cpu(plan, config_); }
+
+private:
+    ContextConfig& config_;
+};
+
+// Small index tables live on the stack: the common tiny call then allocates nothing.
+constexpr int64_t kInlineTargets = 256;
+
+}  // namespace
+
+Status execute_on_cpu(const OpPlan& plan, ContextConfig& config) {
+    const TensorView* views[] = {&plan.data, &plan.indices, &plan.updates, &plan.out};
+    for (const TensorView* v : views)
+        if (v->host == nullptr && !v->empty())
+            return make_error(SCATTER_ERROR_INVALID_ARGUMENT, "the CPU backend cannot address device memory");
+    TaskRunner& runner = *config.runner;
+    SCATTER_RETURN_IF_ERROR(check_indices(plan, runner));
+    auto fill_out = [&] {
+        if (!plan.in_place) copy_tensor(plan.data, plan.out, runner);
+    };
+    if (plan.op == OpKind::Elements) {
+        SCATTER_RETURN_IF_ERROR(check_divisors(plan, runner, nullptr));
+        return scatter_elements_cpu(plan, runner, config.allocator, fill_out);
+    }
+    int64_t inline_targets[kInlineTargets];
+    ScratchArray<int64_t> heap_targets(config.allocator);
+    int64_t* targets = inline_targets;
+    if (plan.slices > kInlineTargets) {
+        if (!heap_targets.allocate(size_t(plan.slices)))
+            return make_error(SCATTER_ERROR_OUT_OF_MEMORY, "could not allocate the targets of %" PRId64 " slices",
+                              plan.slices);
+        targets = heap_targets.data();
+    }
+    if (!plan.no_updates()) resolve_slice_targets(plan, runner, targets);
+    SCATTER_RETURN_IF_ERROR(check_divisors(plan, runner, targets));
+    return scatter_slices_cpu(plan, targets, runner, config.allocator, fill_out);
+}
+
+std::unique_ptr<Backend> make_cpu_backend(ContextConfig& config) { return std::make_unique<CpuBackend>(config); }
+
+}  // namespace scatter

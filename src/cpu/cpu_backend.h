@@ -1,0 +1,18 @@
+// The CPU backend: validates indices and divisors on the host, then runs the kernels on the
+// context's threads.
+#pragma once
+
+#include "core/backend.h"
+#include "core/context.h"
+
+#include <memory>
+
+namespace scatter {
+
+std::unique_ptr<Backend> make_cpu_backend(ContextConfig& config);
+
+// Runs a validated plan whose tensors are all in host memory (used by the CPU backend, and by
+// other backends for work too small to pay for a device).
+Status execute_on_cpu(const OpPlan& plan, ContextConfig& config);
+
+}  // namespace scatter

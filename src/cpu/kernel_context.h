@@ -1,0 +1,28 @@
+// What a CPU kernel needs besides the plan: the threads, and the per-task target state
+// (hit counts for exclude_self and mean) allocated before anything is written.
+#pragma once
+
+#include "core/host_allocator.h"
+#include "core/op_plan.h"
+#include "core/task_runner.h"
+
+#include <cstdint>
+
+namespace scatter {
+
+// Per-target counts: how many updates reached each target of a task's current region.
+// Needed for mean (the divisor) and exclude_self (the first hit starts from the identity).
+inline bool needs_target_counts(const OpPlan& plan) {
+    return plan.exclude_self || plan.reduction == SCATTER_REDUCTION_MEAN;
+}
+
+// Below this many updates a kernel runs on the calling thread: waking workers costs more.
+constexpr int64_t kParallelThreshold = 1 << 15;
+
+inline uint32_t task_count_for(const TaskRunner& runner, int64_t work, int64_t units) {
+    if (work < kParallelThreshold || units <= 1) return 1;
+    int64_t tasks = int64_t(runner.concurrency());
+    return uint32_t(tasks < units ? tasks : units);
+}
+
+}  // namespace scatter

@@ -1,0 +1,174 @@
+#include "cpu/scatter_elements.h"
+
+#include "core/index_rules.h"
+#include "core/loop_dims.h"
+#include "core/strided_walk.h"
+#include "cpu/dispatch.h"
+#include "cpu/kernel_context.h"
+
+#include <algorithm>
+#include <cstring>
+
+namespace scatter {
+namespace {
+
+// Target state per task stays under this many entries (so mean on a long axis splits the inner
+// dimension into smaller chunks rather than allocating a huge table).
+constexpr int64_t kCountBudget = 1 << 18;
+
+// Tensor slots in the loop dimensions.
+enum { kIdx = 0, kUpd = 1, kOut = 2 };
+
+struct ElementsLayout {
+    LoopDims<3> outer, inner;
+    int64_t updates_per_fiber = 0;  // indices.shape[axis]
+    int64_t axis_size = 0;          // data.shape[axis]
+    int64_t axis_stride[3] = {};
+    int64_t chunk = 1;              // inner positions per unit
+    int64_t chunks_per_outer = 1;
+    int64_t units = 0;
+};
+
+ElementsLayout make_layout(const OpPlan& plan, uint32_t concurrency) {
+    ElementsLayout g;
+    const uint32_t a = uint32_t(plan.axis), r = plan.indices.rank;
+    const int64_t* outer_strides[] = {plan.indices.strides, plan.updates.strides, plan.out.strides};
+    const int64_t* inner_strides[] = {plan.indices.strides + a + 1, plan.updates.strides + a + 1,
+                                      plan.out.strides + a + 1};
+    g.outer = make_loop_dims<3>(a, plan.indices.shape, outer_strides);
+    g.inner = make_loop_dims<3>(r - a - 1, plan.indices.shape + a + 1, inner_strides);
+    g.updates_per_fiber = plan.indices.shape[a];
+    g.axis_size = plan.data.shape[a];
+    g.axis_stride[kIdx] = plan.indices.strides[a];
+    g.axis_stride[kUpd] = plan.updates.strides[a];
+    g.axis_stride[kOut] = plan.out.strides[a];
+
+    const int64_t outer = g.outer.count, inner = g.inner.count;
+    const int64_t wanted_units = int64_t(concurrency) * 4;
+    g.chunk = inner;
+    if (outer < wanted_units) g.chunk = std::max<int64_t>(64, (inner * outer + wanted_units - 1) / wanted_units);
+    if (needs_target_counts(plan)) g.chunk = std::min(g.chunk, std::max<int64_t>(1, kCountBudget / std::max<int64_t>(1, g.axis_size)));
+    g.chunk = std::max<int64_t>(1, std::min(g.chunk, inner));
+    g.chunks_per_outer = (inner + g.chunk - 1) / g.chunk;
+    g.units = outer * g.chunks_per_outer;
+    return g;
+}
+
+template <class Applier>
+class ElementsRunner {
+public:
+    ElementsRunner(const OpPlan& plan, const ElementsLayout& g, const Applier& applier)
+        : p_(plan), g_(g), applier_(applier), is_i64_(plan.indices.dtype() == SCATTER_DTYPE_I64),
+          size_(plan.data.element_size) {}
+
+    void run_units(int64_t first, int64_t end, int64_t* counts) const {
+        StridedWalk<3> outer(g_.outer.rank, g_.outer.shape, g_.outer.stride_arrays);
+        for (int64_t unit = first; unit < end; ++unit) {
+            const int64_t o = unit / g_.chunks_per_outer, c = unit % g_.chunks_per_outer;
+            outer.seek(o);
+            const int64_t begin = c * g_.chunk, stop = std::min(g_.inner.count, begin + g_.chunk);
+            const int64_t base[3] = {outer.offset(kIdx), outer.offset(kUpd), outer.offset(kOut)};
+            scatter_unit(base, begin, stop, counts);
+            if (counts != nullptr) finish_unit(base[kOut], begin, stop, counts);
+        }
+    }
+
+private:
+    // Applies one update; k is the target's slot in the task's count table.
+    void apply(char* target, const char* update, int64_t* counts, int64_t k) const {
+        if (Applier::kReduces && counts != nullptr) {
+            if (p_.exclude_self && counts[k] == 0) applier_.start(target);
+            ++counts[k];
+        }
+        applier_.apply(target, update);
+    }
+
+    void scatter_unit(const int64_t* base, int64_t begin, int64_t stop, int64_t* counts) const {
+        const int64_t len = stop - begin;
+        const char* idx = p_.indices.host;
+        const char* upd = p_.updates.host;
+        char* out = p_.out.host;
+        for (int64_t a = 0; a < g_.updates_per_fiber; ++a) {
+            const int64_t ib = base[kIdx] + a * g_.axis_stride[kIdx];
+            const int64_t ub = base[kUpd] + a * g_.axis_stride[kUpd];
+            if (g_.inner.rank <= 1) {
+                const int64_t si = g_.inner.flat_stride(kIdx), su = g_.inner.flat_stride(kUpd),
+                              so = g_.inner.flat_stride(kOut);
+                for (int64_t i = begin; i < stop; ++i) {
+                    int64_t t;
+                    if (!resolve_index(load_index(idx, is_i64_, ib + i * si), g_.axis_size, p_.policy, &t)) continue;
+                    apply(out + (base[kOut] + t * g_.axis_stride[kOut] + i * so) * size_, upd + (ub + i * su) * size_,
+                          counts, t * len + (i - begin));
+                }
+                continue;
+            }
+            StridedWalk<3> inner(g_.inner.rank, g_.inner.shape, g_.inner.stride_arrays);
+            inner.seek(begin);
+            for (int64_t i = begin; i < stop; ++i, inner.next()) {
+                int64_t t;
+                if (!resolve_index(load_index(idx, is_i64_, ib + inner.offset(kIdx)), g_.axis_size, p_.policy, &t))
+                    continue;
+                apply(out + (base[kOut] + t * g_.axis_stride[kOut] + inner.offset(kOut)) * size_,
+                      upd + (ub + inner.offset(kUpd)) * size_, counts, t * len + (i - begin));
+            }
+        }
+    }
+
+    // mean divides each hit target by its number of terms; every count goes back to zero.
+    void finish_unit(int64_t out_base, int64_t begin, int64_t stop, int64_t* counts) const {
+        const int64_t len = stop - begin;
+        const bool mean = p_.reduction == SCATTER_REDUCTION_MEAN;
+        const int64_t self_terms = p_.exclude_self ? 0 : 1;
+        StridedWalk<3> inner(g_.inner.rank, g_.inner.shape, g_.inner.stride_arrays);
+        for (int64_t t = 0; t < g_.axis_size; ++t) {
+            int64_t* row = counts + t * len;
+            inner.seek(begin);
+            for (int64_t i = 0; i < len; ++i, inner.next()) {
+                if (row[i] == 0) continue;
+                if (mean) {
+                    char* target = p_.out.host + (out_base + t * g_.axis_stride[kOut] + inner.offset(kOut)) * size_;
+                    applier_.finish(target, row[i] + self_terms);
+                }
+                row[i] = 0;
+            }
+        }
+    }
+
+    const OpPlan& p_;
+    const ElementsLayout& g_;
+    const Applier& applier_;
+    const bool is_i64_;
+    const int64_t size_;
+};
+
+}  // namespace
+
+Status scatter_elements_cpu(const OpPlan& plan, TaskRunner& runner, const HostAllocator& allocator,
+                            const std::function<void()>& fill_out) {
+    if (plan.no_updates() || plan.out.empty()) {
+        fill_out();
+        return Status();
+    }
+    const ElementsLayout g = make_layout(plan, runner.concurrency());
+    const uint32_t tasks = task_count_for(runner, plan.updates.element_count, g.units);
+    const int64_t counts_per_task = needs_target_counts(plan) ? g.axis_size * g.chunk : 0;
+    ScratchArray<int64_t> counts(allocator);
+    if (counts_per_task > 0) {
+        if (!counts.allocate(size_t(counts_per_task * tasks)))
+            return make_error(SCATTER_ERROR_OUT_OF_MEMORY, "could not allocate %lld bytes of per-target counts",
+                              (long long)(counts_per_task * tasks * 8));
+        std::memset(counts.data(), 0, size_t(counts_per_task * tasks) * sizeof(int64_t));
+    }
+    fill_out();
+    dispatch_applier(plan, [&](const auto& applier) {
+        using Applier = std::decay_t<decltype(applier)>;
+        ElementsRunner<Applier> kernel(plan, g, applier);
+        parallel_for(runner, tasks, [&](uint32_t task) {
+            int64_t first = g.units * task / tasks, end = g.units * (task + 1) / tasks;
+            kernel.run_units(first, end, counts_per_task > 0 ? counts.data() + counts_per_task * task : nullptr);
+        });
+    });
+    return Status();
+}
+
+}  // namespace scatter

@@ -1,0 +1,20 @@
+// The CPU rows/nd kernel. data is seen as [outer, target_rows, inner] and updates as
+// [outer, slices, inner]. A task owns a range of outer positions, or (when outer is small) a range
+// of target rows, and applies the slices that reach its targets in row-major order of indices, so
+// results do not depend on the thread count.
+#pragma once
+
+#include "core/host_allocator.h"
+#include "core/op_plan.h"
+#include "core/task_runner.h"
+
+#include <functional>
+
+namespace scatter {
+
+// targets: per slice, the target row or -1 (from resolve_slice_targets). Allocates what the
+// kernel needs (OUT_OF_MEMORY before anything is written), calls fill_out(), then scatters.
+Status scatter_slices_cpu(const OpPlan& plan, const int64_t* targets, TaskRunner& runner,
+                          const HostAllocator& allocator, const std::function<void()>& fill_out);
+
+}  // namespace scatter
