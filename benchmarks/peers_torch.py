@@ -1,0 +1,133 @@
+#!/usr/bin/python3
+"""Times PyTorch (CPU) on the standard workloads of benchmarks/workloads.json, using for each the
+torch operator notes/performance.md names as the best PyTorch peer, at 1 and 2 threads.
+
+Effective GB/s counts the same bytes as `scatter bench`: data read + output written + indices read
++ updates read. W7 (latency) is reported as microseconds per call.
+
+usage: peers_torch.py [--workload W1,W2|all] [--threads 1,2] [--repeat K] [--json]
+"""
+import argparse
+import json
+import os
+import statistics
+import sys
+import time
+import warnings
+
+import torch
+
+warnings.filterwarnings("ignore", message="index_reduce.*beta")
+
+TABLE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "workloads.json")
+DTYPES = {"f32": torch.float32, "f64": torch.float64, "i32": torch.int32, "i64": torch.int64}
+LATENCY_CALLS_PER_SAMPLE = 10000
+
+
+def random_tensor(generator, dtype, shape, low, high):
+    if dtype.is_floating_point:
+        return torch.rand(shape, generator=generator, dtype=torch.float64).mul_(high - low).add_(low).to(dtype)
+    return torch.randint(int(low), int(high) + 1, shape, generator=generator, dtype=dtype)
+
+
+def make_inputs(workload):
+    """Seed 0; indices uniform over the target axis (for nd: over each indexed dimension)."""
+    generator = torch.Generator().manual_seed(0)
+    dtype = DTYPES[workload["dtype"]]
+    integer = not dtype.is_floating_point
+    data = random_tensor(generator, dtype, workload["data"], -1e6 if integer else 0, 1e6 if integer else 1)
+    shape = workload["data"]
+    if workload["op"] == "nd":
+        depth = workload["indices"][-1]
+        columns = [torch.randint(0, shape[j], workload["indices"][:-1], generator=generator)
+                   for j in range(depth)]
+        indices = torch.stack(columns, dim=-1)
+    else:
+        extent = shape[workload["axis"]]
+        indices = torch.randint(0, extent, workload["indices"], generator=generator)
+    low, high = workload.get("updates_range", (-1e6, 1e6) if integer else (0, 1))
+    updates = random_tensor(generator, dtype, workload["updates"], low, high)
+    return data, indices, updates
+
+
+def peer_call(workload, data, indices, updates):
+    """The best PyTorch operator for the workload (notes/performance.md) as (name, callable)."""
+    op, reduction, axis = workload["op"], workload["reduction"], workload["axis"]
+    if op == "elements" and reduction == "none":
+        return "torch.scatter", lambda: torch.scatter(data, axis, indices, updates)
+    if op == "elements":
+        name = {"add": "sum", "mul": "prod", "max": "amax", "min": "amin", "mean": "mean"}[reduction]
+        return (f"torch.scatter_reduce({name})",
+                lambda: torch.scatter_reduce(data, axis, indices, updates, name))
+    if op == "rows" and reduction == "add" and axis == 0:
+        return ("Tensor.index_put(accumulate=True)",
+                lambda: data.index_put((indices,), updates, accumulate=True))
+    if op == "rows" and reduction == "div":
+        # No native division scatter in torch: multiply by reciprocals.
+        return ("Tensor.index_reduce(prod) of reciprocals",
+                lambda: data.index_reduce(axis, indices, updates.reciprocal(), "prod"))
+    if op == "rows" and reduction == "add":
+        return "Tensor.index_add", lambda: data.index_add(axis, indices, updates)
+    if op == "nd" and reduction in ("add", "none"):
+        columns = tuple(indices[..., j].contiguous() for j in range(indices.shape[-1]))
+        return ("Tensor.index_put(accumulate=%s)" % (reduction == "add"),
+                lambda: data.index_put(columns, updates, accumulate=reduction == "add"))
+    raise SystemExit(f"{workload['id']}: no PyTorch peer for {op}/{reduction}")
+
+
+def time_call(call, repeat, calls_per_sample):
+    call()  # warm-up
+    samples = []
+    for _ in range(repeat):
+        start = time.perf_counter()
+        for _ in range(calls_per_sample):
+            call()
+        samples.append((time.perf_counter() - start) * 1e3 / calls_per_sample)
+    return statistics.median(samples), min(samples)
+
+
+def tensor_bytes(tensor):
+    return tensor.numel() * tensor.element_size()
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--workload", default="all")
+    parser.add_argument("--threads", default="1,2")
+    parser.add_argument("--repeat", type=int, default=7)
+    parser.add_argument("--json", action="store_true")
+    args = parser.parse_args()
+
+    with open(TABLE) as f:
+        workloads = json.load(f)
+    wanted = args.workload.split(",")
+    selected = [w for w in workloads if "all" in wanted or w["id"] in wanted]
+    if not selected:
+        parser.error(f"no workload matches {args.workload}")
+
+    for workload in selected:
+        data, indices, updates = make_inputs(workload)
+        name, call = peer_call(workload, data, indices, updates)
+        moved = 2 * tensor_bytes(data) + tensor_bytes(indices) + tensor_bytes(updates)
+        calls = LATENCY_CALLS_PER_SAMPLE if workload.get("latency") else 1
+        for threads in (int(t) for t in args.threads.split(",")):
+            torch.set_num_threads(threads)
+            median_ms, min_ms = time_call(call, args.repeat, calls)
+            row = {"workload": workload["id"], "peer": name, "torch": torch.__version__,
+                   "threads": threads, "repeat": args.repeat, "bytes": moved,
+                   "median_ms": median_ms, "min_ms": min_ms, "gbps": moved / (median_ms * 1e6)}
+            if workload.get("latency"):
+                row["us_per_call"] = median_ms * 1e3
+            if args.json:
+                print(json.dumps(row), flush=True)
+            elif workload.get("latency"):
+                print(f"{workload['id']:3} {name:42} {threads} thr  {median_ms * 1e3:9.3f} us/call "
+                      f"(min {min_ms * 1e3:.3f})", flush=True)
+            else:
+                print(f"{workload['id']:3} {name:42} {threads} thr  {median_ms:9.3f} ms (min {min_ms:.3f})  "
+                      f"{row['gbps']:6.2f} GB/s", flush=True)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
