@@ -120,7 +120,7 @@ void expect_rejected(scatter_context context, ScatterCall& call, scatter_status 
     const std::vector<uint8_t> out_before = call.out.bytes();
 
     // Leave a known message behind first, so a stale message cannot pass for the new one.
-    (void)scatter_context_backend(nullptr, nullptr);
+    (void)scatter_buffer_write(nullptr, 0, nullptr, 1);
     const std::string stale = scatter_last_error_message();
 
     const scatter_status status = call.run(context);

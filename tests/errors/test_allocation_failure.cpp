@@ -21,6 +21,8 @@ public:
         failed_ = false;
         fail_at_ = fail_at;
     }
+    // Stops failing; count() and failed() keep describing the armed run.
+    void disarm() { fail_at_ = -1; }
     int64_t count() const { return count_; }
     bool failed() const { return failed_; }
     int64_t live() const { return live_; }
@@ -163,7 +165,7 @@ TEST_P(AllocationFailure, EveryFailedAllocationIsOutOfMemoryAndChangesNothing) {
         const std::vector<uint8_t> before = destination(*call);
         allocator.arm(i);
         const scatter_status status = call->run(context);
-        allocator.arm(-1);
+        allocator.disarm();
         if (!allocator.failed()) {
             EXPECT_EQ(status, SCATTER_OK) << scatter_last_error_message();
             EXPECT_TRUE(destination(*call) == expected) << "wrong result with no failure";
@@ -198,7 +200,7 @@ TEST(AllocationFailureContext, CreateFailsCleanlyAtEveryAllocation) {
             scatter_context context = reinterpret_cast<scatter_context>(uintptr_t{0x77});
             allocator.arm(i);
             const scatter_status status = create_context(allocator, threads, &context);
-            allocator.arm(-1);
+            allocator.disarm();
             if (!allocator.failed()) {
                 ASSERT_EQ(status, SCATTER_OK) << scatter_last_error_message();
                 scatter_context_destroy(context);
@@ -223,7 +225,7 @@ TEST(AllocationFailureContext, BufferCreateFailsCleanly) {
         scatter_buffer buffer = nullptr;
         allocator.arm(i);
         const scatter_status status = scatter_buffer_create(context, 256, &buffer);
-        allocator.arm(-1);
+        allocator.disarm();
         if (!allocator.failed()) {
             ASSERT_EQ(status, SCATTER_OK);
             scatter_buffer_destroy(buffer);

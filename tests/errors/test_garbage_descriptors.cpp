@@ -127,12 +127,12 @@ void make_garbage(Garbage& g, int op, uint8_t* arena, scatter_buffer buffer, Des
         std::copy(dims[t].begin(), dims[t].end(), d.shape[t]);
         desc.rank = static_cast<uint32_t>(dims[t].size());
         if (g.chance(0.05)) desc.rank = static_cast<uint32_t>(g.uniform(0, 4));
-        if (g.chance(0.01)) desc.rank = g.pick<uint32_t>({SCATTER_MAX_RANK + 1, 1000, 0xffffffffu});
         if (g.chance(0.05) && desc.rank > 0) d.shape[t][g.uniform(0, desc.rank - 1)] = -g.uniform(1, 3);
         if (g.chance(0.02) && desc.rank >= 2) {  // the element count overflows int64
             d.shape[t][0] = int64_t{1} << 40;
             d.shape[t][1] = g.chance(0.5) ? int64_t{1} << 40 : INT64_MAX;
         }
+        if (g.chance(0.01)) desc.rank = g.pick<uint32_t>({SCATTER_MAX_RANK + 1, 1000, 0xffffffffu});
         desc.shape = g.chance(0.01) ? nullptr : d.shape[t];
 
         if (g.chance(0.3)) {
