@@ -31,13 +31,15 @@ def exact(reduction, dtype):
 
 def check(runner, op, data, indices, updates, flags, expected, reduction):
     proc, out = runner.run(op, data, indices, updates, *flags)
-    assert proc.returncode == 0, proc.stderr
-    assert out.dtype == data.dtype and out.shape == data.shape
+    case = (f"{op} {' '.join(map(str, flags))} {data.dtype} data{list(data.shape)} "
+            f"indices{list(indices.shape)}={indices.tolist()}")
+    assert proc.returncode == 0, f"{case}: {proc.stderr}"
+    assert out.dtype == data.dtype and out.shape == data.shape, case
     if exact(reduction, data.dtype):
-        np.testing.assert_array_equal(out, expected)
+        np.testing.assert_array_equal(out, expected, err_msg=case)
     else:
         tolerance = 1e-5 if data.dtype == np.float32 else 1e-12
-        np.testing.assert_allclose(out, expected, rtol=tolerance, atol=tolerance)
+        np.testing.assert_allclose(out, expected, rtol=tolerance, atol=tolerance, err_msg=case)
 
 
 def cases(seed):

@@ -31,7 +31,7 @@ def check_output(case, case_dir, proc, out_path):
         return f"exit {proc.returncode}, expected 0: {proc.stderr.strip()}"
     result = np.load(out_path)
     expected = np.load(os.path.join(case_dir, expect["file"]))
-    if result.dtype != np.dtype(expect["dtype"]) or result.dtype != expected.dtype:
+    if result.dtype.name != expect["dtype"] or result.dtype != expected.dtype:
         return f"dtype {result.dtype}, expected {expect['dtype']}"
     if list(result.shape) != list(expect["shape"]):
         return f"shape {list(result.shape)}, expected {expect['shape']}"
