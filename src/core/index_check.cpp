@@ -33,6 +33,41 @@ int64_t first_failure(TaskRunner& runner, int64_t n, Find&& find) {
     return result == INT64_MAX ? -1 : result;
 }
 
+// Whether any v[f], f in [begin, end), lies outside [-bound, bound). Branch-free so that it
+// vectorizes (a min/max reduction); built for AVX2 too, picked at load time.
+template <class Index>
+bool any_out_of_range_impl(const Index* v, int64_t begin, int64_t end, int64_t bound) {
+    int64_t low = 0, high = 0;
+    for (int64_t f = begin; f < end; ++f) {
+        const int64_t x = v[f];
+        low = x < low ? x : low;
+        high = x > high ? x : high;
+    }
+    return low < -bound || high >= bound;
+}
+__attribute__((target_clones("avx2", "default"))) bool any_out_of_range(const int64_t* v, int64_t begin,
+                                                                         int64_t end, int64_t bound) {
+    return any_out_of_range_impl(v, begin, end, bound);
+}
+__attribute__((target_clones("avx2", "default"))) bool any_out_of_range(const int32_t* v, int64_t begin,
+                                                                         int64_t end, int64_t bound) {
+    return any_out_of_range_impl(v, begin, end, bound);
+}
+
+// First f in [begin, end) with v[f] outside [-bound, bound), or -1. Blocks are tested without
+// branches and searched one by one only when they hold a bad index.
+template <class Index>
+int64_t first_out_of_range(const Index* v, int64_t begin, int64_t end, int64_t bound) {
+    constexpr int64_t kBlock = 4096;
+    for (int64_t b = begin; b < end; b += kBlock) {
+        const int64_t stop = std::min(end, b + kBlock);
+        if (!any_out_of_range(v, b, stop, bound)) continue;
+        for (int64_t f = b; f < stop; ++f)
+            if (!index_in_range(v[f], bound)) return f;
+    }
+    return -1;
+}
+
 // The size of the data dimension that the index at `position` of indices addresses.
 int64_t bound_at(const OpPlan& plan, const int64_t* position) {
     if (plan.op == OpKind::Nd) return plan.data.shape[position[plan.indices.rank - 1]];
@@ -55,6 +90,10 @@ Status check_indices(const OpPlan& plan, TaskRunner& runner) {
     const int64_t depth = plan.index_depth;
 
     int64_t bad = first_failure(runner, idx.element_count, [&](int64_t begin, int64_t end) -> int64_t {
+        const bool aligned = reinterpret_cast<uintptr_t>(idx.host) % (is_i64 ? 8 : 4) == 0;
+        if (idx.contiguous && aligned && plan.op != OpKind::Nd)
+            return is_i64 ? first_out_of_range(reinterpret_cast<const int64_t*>(idx.host), begin, end, axis_bound)
+                          : first_out_of_range(reinterpret_cast<const int32_t*>(idx.host), begin, end, axis_bound);
         if (idx.contiguous && plan.op != OpKind::Nd) {
             for (int64_t f = begin; f < end; ++f)
                 if (!index_in_range(load_index(idx.host, is_i64, f), axis_bound)) return f;

@@ -13,6 +13,7 @@ namespace scatter {
 template <size_t N>
 struct Assign {
     static constexpr bool kReduces = false;
+    static constexpr int64_t kSize = int64_t(N);  // 0: given at run time
     uint32_t size;
     void apply(char* target, const char* update) const {
         if (N != 0) std::memcpy(target, update, N);
@@ -26,6 +27,7 @@ struct Assign {
 template <class S, class C>
 struct Reduce {
     static constexpr bool kReduces = true;
+    static constexpr int64_t kSize = int64_t(sizeof(S));
     uint32_t size;
     static S load(const char* p) {
         S v;

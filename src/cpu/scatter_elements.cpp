@@ -68,48 +68,73 @@ public:
             outer.seek(o);
             const int64_t begin = c * g_.chunk, stop = std::min(g_.inner.count, begin + g_.chunk);
             const int64_t base[3] = {outer.offset(kIdx), outer.offset(kUpd), outer.offset(kOut)};
-            scatter_unit(base, begin, stop, counts);
+            if (is_i64_) scatter_unit<int64_t>(base, begin, stop, counts);
+            else scatter_unit<int32_t>(base, begin, stop, counts);
             if (counts != nullptr) finish_unit(base[kOut], begin, stop, counts);
         }
     }
 
 private:
-    // Applies one update; k is the target's slot in the task's count table.
-    void apply(char* target, const char* update, int64_t* counts, int64_t k) const {
-        if (Applier::kReduces && counts != nullptr) {
-            if (p_.exclude_self && counts[k] == 0) applier_.start(target);
-            ++counts[k];
-        }
-        applier_.apply(target, update);
-    }
-
+    // The hot loop. Everything it needs is copied into locals first: the stores through char*
+    // could alias any member, which would force a reload of each one on every update.
+    template <class Index>
     void scatter_unit(const int64_t* base, int64_t begin, int64_t stop, int64_t* counts) const {
         const int64_t len = stop - begin;
-        const char* idx = p_.indices.host;
-        const char* upd = p_.updates.host;
-        char* out = p_.out.host;
-        for (int64_t a = 0; a < g_.updates_per_fiber; ++a) {
-            const int64_t ib = base[kIdx] + a * g_.axis_stride[kIdx];
-            const int64_t ub = base[kUpd] + a * g_.axis_stride[kUpd];
-            if (g_.inner.rank <= 1) {
-                const int64_t si = g_.inner.flat_stride(kIdx), su = g_.inner.flat_stride(kUpd),
-                              so = g_.inner.flat_stride(kOut);
-                for (int64_t i = begin; i < stop; ++i) {
-                    int64_t t;
-                    if (!resolve_index(load_index(idx, is_i64_, ib + i * si), g_.axis_size, p_.policy, &t)) continue;
-                    apply(out + (base[kOut] + t * g_.axis_stride[kOut] + i * so) * size_, upd + (ub + i * su) * size_,
-                          counts, t * len + (i - begin));
-                }
-                continue;
+        const char* const idx = p_.indices.host;
+        const char* const upd = p_.updates.host;
+        char* const out = p_.out.host + base[kOut] * size_;
+        const int64_t size = Applier::kSize != 0 ? Applier::kSize : size_;
+        const int64_t fiber = g_.updates_per_fiber, axis_size = g_.axis_size;
+        const int64_t ai = g_.axis_stride[kIdx], au = g_.axis_stride[kUpd], ao = g_.axis_stride[kOut] * size;
+        const scatter_out_of_range policy = p_.policy;
+        const bool exclude_self = p_.exclude_self;
+        const Applier applier = applier_;
+        auto apply = [&](char* target, const char* update, int64_t k) {
+            if (Applier::kReduces && counts != nullptr) {
+                if (exclude_self && counts[k] == 0) applier.start(target);
+                ++counts[k];
             }
+            applier.apply(target, update);
+        };
+        if (g_.inner.rank == 0) {  // one update per fiber position: walk the axis only
+            const Index* ib = reinterpret_cast<const Index*>(idx) + base[kIdx];
+            const char* ub = upd + base[kUpd] * size;
+            const int64_t step = au * size;
+            for (int64_t a = 0; a < fiber; ++a) {
+                Index raw;
+                std::memcpy(&raw, ib + a * ai, sizeof raw);
+                int64_t t = int64_t(raw);
+                if (uint64_t(t) >= uint64_t(axis_size) && !resolve_index(t, axis_size, policy, &t)) continue;
+                apply(out + t * ao, ub + a * step, t);
+            }
+            return;
+        }
+        if (g_.inner.rank == 1) {
+            const int64_t si = g_.inner.flat_stride(kIdx), su = g_.inner.flat_stride(kUpd),
+                          so = g_.inner.flat_stride(kOut) * size;
+            for (int64_t a = 0; a < fiber; ++a) {
+                const Index* ib = reinterpret_cast<const Index*>(idx) + base[kIdx] + a * ai;
+                const char* ub = upd + (base[kUpd] + a * au) * size;
+                for (int64_t i = begin; i < stop; ++i) {
+                    Index raw;
+                    std::memcpy(&raw, ib + i * si, sizeof raw);
+                    int64_t t = int64_t(raw);
+                    if (uint64_t(t) >= uint64_t(axis_size) && !resolve_index(t, axis_size, policy, &t)) continue;
+                    apply(out + t * ao + i * so, ub + i * su * size, t * len + (i - begin));
+                }
+            }
+            return;
+        }
+        for (int64_t a = 0; a < fiber; ++a) {
+            const int64_t ib = base[kIdx] + a * ai, ub = base[kUpd] + a * au;
             StridedWalk<3> inner(g_.inner.rank, g_.inner.shape, g_.inner.stride_arrays);
             inner.seek(begin);
             for (int64_t i = begin; i < stop; ++i, inner.next()) {
                 int64_t t;
-                if (!resolve_index(load_index(idx, is_i64_, ib + inner.offset(kIdx)), g_.axis_size, p_.policy, &t))
+                if (!resolve_index(load_index(idx, sizeof(Index) == 8, ib + inner.offset(kIdx)), axis_size, policy, &t))
                     continue;
-                apply(out + (base[kOut] + t * g_.axis_stride[kOut] + inner.offset(kOut)) * size_,
-                      upd + (ub + inner.offset(kUpd)) * size_, counts, t * len + (i - begin));
+                apply(out + t * ao + inner.offset(kOut) * size, upd + (ub + inner.offset(kUpd)) * size,
+                      t * len + (i - begin));
             }
         }
     }
@@ -136,7 +161,7 @@ private:
 
     const OpPlan& p_;
     const ElementsLayout& g_;
-    const Applier& applier_;
+    const Applier applier_;
     const bool is_i64_;
     const int64_t size_;
 };
