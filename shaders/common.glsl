@@ -1,0 +1,160 @@
+// Bindings, windowed buffer access, tensor geometry and index resolution shared by every pass.
+// Memory is addressed in bytes relative to the start of a tensor's bound windows; each window is
+// a power-of-two number of 32-bit words, so word w lives in window w >> shift.
+#extension GL_GOOGLE_include_directive : require
+#include "scatter_shared.h"
+
+#if SCATTER_WINDOWS != 4
+#error "the window accessors below are written for four windows"
+#endif
+
+layout(local_size_x = SCATTER_WORKGROUP_SIZE) in;
+
+layout(push_constant) uniform PushConstants {
+    uint mode;
+    uint count;  // invocations that do work; the grid is rounded up to whole workgroups
+} pc;
+
+layout(std430, binding = SCATTER_BINDING_PARAMS) readonly buffer Params { int p[]; };
+layout(std430, binding = SCATTER_BINDING_STATUS) buffer Status { uint status_words[]; };
+layout(std430, binding = SCATTER_BINDING_OUT) buffer OutWindow { uint w[]; } out_windows[SCATTER_WINDOWS];
+layout(std430, binding = SCATTER_BINDING_DATA) readonly buffer DataWindow { uint w[]; } data_windows[SCATTER_WINDOWS];
+layout(std430, binding = SCATTER_BINDING_INDICES) readonly buffer IndexWindow { uint w[]; } index_windows[SCATTER_WINDOWS];
+layout(std430, binding = SCATTER_BINDING_UPDATES) readonly buffer UpdateWindow { uint w[]; } update_windows[SCATTER_WINDOWS];
+layout(std430, binding = SCATTER_BINDING_SCRATCH) buffer ScratchWindow { uint w[]; } scratch_windows[SCATTER_WINDOWS];
+
+uint invocation_index() {
+    return (gl_WorkGroupID.y * gl_NumWorkGroups.x + gl_WorkGroupID.x) * SCATTER_WORKGROUP_SIZE +
+           gl_LocalInvocationID.x;
+}
+
+uint window_of(uint word) { return word >> uint(p[P_WINDOW_SHIFT]); }
+uint offset_in_window(uint word) { return word & ((1u << uint(p[P_WINDOW_SHIFT])) - 1u); }
+
+// Windows are indexed by constants only, so no descriptor-indexing feature is needed.
+#define SCATTER_WINDOW_LOAD(NAME, BLOCK)                           \
+    uint NAME(uint word) {                                         \
+        uint o = offset_in_window(word);                           \
+        switch (window_of(word)) {                                 \
+            case 0u: return BLOCK[0].w[o];                         \
+            case 1u: return BLOCK[1].w[o];                         \
+            case 2u: return BLOCK[2].w[o];                         \
+            default: return BLOCK[3].w[o];                         \
+        }                                                          \
+    }
+#define SCATTER_WINDOW_STORE(NAME, BLOCK)                          \
+    void NAME(uint word, uint value) {                             \
+        uint o = offset_in_window(word);                           \
+        switch (window_of(word)) {                                 \
+            case 0u: BLOCK[0].w[o] = value; break;                 \
+            case 1u: BLOCK[1].w[o] = value; break;                 \
+            case 2u: BLOCK[2].w[o] = value; break;                 \
+            default: BLOCK[3].w[o] = value; break;                 \
+        }                                                          \
+    }
+#define SCATTER_WINDOW_ATOMIC(NAME, BLOCK, OP)                     \
+    void NAME(uint word, uint value) {                             \
+        uint o = offset_in_window(word);                           \
+        switch (window_of(word)) {                                 \
+            case 0u: OP(BLOCK[0].w[o], value); break;              \
+            case 1u: OP(BLOCK[1].w[o], value); break;              \
+            case 2u: OP(BLOCK[2].w[o], value); break;              \
+            default: OP(BLOCK[3].w[o], value); break;              \
+        }                                                          \
+    }
+
+SCATTER_WINDOW_LOAD(out_word, out_windows)
+SCATTER_WINDOW_STORE(out_store_word, out_windows)
+SCATTER_WINDOW_ATOMIC(out_and_word, out_windows, atomicAnd)
+SCATTER_WINDOW_ATOMIC(out_or_word, out_windows, atomicOr)
+SCATTER_WINDOW_LOAD(data_word, data_windows)
+SCATTER_WINDOW_LOAD(index_word, index_windows)
+SCATTER_WINDOW_LOAD(update_word, update_windows)
+SCATTER_WINDOW_LOAD(scratch_word, scratch_windows)
+SCATTER_WINDOW_STORE(scratch_store_word, scratch_windows)
+
+// 1-, 2- or 4-byte pieces at naturally aligned byte addresses, zero-extended.
+uint piece_mask(uint size) { return size >= 4u ? 0xffffffffu : (1u << (size * 8u)) - 1u; }
+uint out_piece(uint byte, uint size) { return (out_word(byte >> 2u) >> ((byte & 3u) * 8u)) & piece_mask(size); }
+uint data_piece(uint byte, uint size) { return (data_word(byte >> 2u) >> ((byte & 3u) * 8u)) & piece_mask(size); }
+uint update_piece(uint byte, uint size) { return (update_word(byte >> 2u) >> ((byte & 3u) * 8u)) & piece_mask(size); }
+
+// Pieces smaller than a word share it with elements other invocations own: they are written
+// with two atomics that touch only this piece's bits.
+void out_store_piece(uint byte, uint size, uint value) {
+    uint word = byte >> 2u;
+    if (size >= 4u) {
+        out_store_word(word, value);
+        return;
+    }
+    uint shift = (byte & 3u) * 8u;
+    uint mask = piece_mask(size) << shift;
+    out_and_word(word, ~mask);
+    out_or_word(word, (value << shift) & mask);
+}
+
+// The largest piece size (4, 2 or 1) that divides the element size and both byte addresses.
+uint piece_size_for(uint a, uint b, uint size) {
+    uint bits = a | b | size;
+    return (bits & 3u) == 0u ? 4u : ((bits & 1u) == 0u ? 2u : 1u);
+}
+
+// ---- tensor geometry from the parameter block ----
+int tensor_int(int t, int field) { return p[P_TENSORS + t * P_TENSOR_INTS + field]; }
+int tensor_rank(int t) { return tensor_int(t, T_RANK); }
+int tensor_element_size(int t) { return tensor_int(t, T_ELEMENT_SIZE); }
+int tensor_shape(int t, int d) { return tensor_int(t, T_SHAPE + d); }
+int tensor_stride(int t, int d) { return tensor_int(t, T_STRIDES + d); }
+uint tensor_byte(int t, int element_offset) {
+    return uint(tensor_int(t, T_BASE_BYTE) + element_offset * tensor_element_size(t));
+}
+
+// Element offset of row-major position `position` in tensor t.
+int offset_of_flat(int t, int position) {
+    int offset = 0;
+    for (int d = tensor_rank(t) - 1; d >= 0; --d) {
+        int size = tensor_shape(t, d);
+        offset += (position % size) * tensor_stride(t, d);
+        position /= size;
+    }
+    return offset;
+}
+
+bool operation_failed() {
+    return status_words[S_BAD_INDEX] != SCATTER_STATUS_NONE || status_words[S_BAD_DIVISOR] != SCATTER_STATUS_NONE;
+}
+
+// ---- indices: i32 or i64 (read as two words, so no 64-bit shader integers are needed) ----
+const int INDEX_IN_RANGE = 0;
+const int INDEX_BELOW = 1;  // below -size (also every i64 value below -2^31)
+const int INDEX_ABOVE = 2;  // at or above size (also every i64 value at or above 2^31)
+
+// Classifies the index at element offset `offset` against a dimension of `size`; in range,
+// `resolved` is the non-negative coordinate.
+int classify_index(int offset, int size, out int resolved) {
+    resolved = 0;
+    int value;
+    if (p[P_INDEX_IS_I64] != 0) {
+        uint word = uint(tensor_int(T_INDICES, T_BASE_BYTE) + offset * 8) >> 2u;
+        uint lo = index_word(word);
+        int hi = int(index_word(word + 1u));
+        value = int(lo);
+        // Representable as int32 exactly when hi is the sign extension of lo.
+        if (hi != (value < 0 ? -1 : 0)) return hi < 0 ? INDEX_BELOW : INDEX_ABOVE;
+    } else {
+        value = int(index_word(uint(tensor_int(T_INDICES, T_BASE_BYTE) + offset * 4) >> 2u));
+    }
+    if (value < -size) return INDEX_BELOW;
+    if (value >= size) return INDEX_ABOVE;
+    resolved = value < 0 ? value + size : value;
+    return INDEX_IN_RANGE;
+}
+
+// Applies the out-of-range policy: false when the update is skipped.
+bool resolve_index(int offset, int size, out int resolved) {
+    int kind = classify_index(offset, size, resolved);
+    if (kind == INDEX_IN_RANGE) return true;
+    if (p[P_POLICY] != 3 /* SCATTER_OUT_OF_RANGE_CLAMP */ || size == 0) return false;
+    resolved = kind == INDEX_BELOW ? 0 : size - 1;
+    return true;
+}

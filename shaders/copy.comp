@@ -1,0 +1,16 @@
+#version 450
+// Copy pass: out = data, element by element through both tensors' strides, unless an index pass
+// already found an error (then out stays untouched). Element sizes of any byte count.
+#extension GL_GOOGLE_include_directive : require
+#include "common.glsl"
+
+void main() {
+    uint id = invocation_index();
+    if (id >= pc.count || operation_failed()) return;
+    int position = int(id);
+    uint size = uint(tensor_element_size(T_OUT));
+    uint from = tensor_byte(T_DATA, offset_of_flat(T_DATA, position));
+    uint to = tensor_byte(T_OUT, offset_of_flat(T_OUT, position));
+    uint piece = piece_size_for(from, to, size);
+    for (uint b = 0u; b < size; b += piece) out_store_piece(to + b, piece, data_piece(from + b, piece));
+}

@@ -1,0 +1,86 @@
+/* Constants shared by the GLSL shaders and src/vulkan: workgroup size, descriptor bindings, the
+ * layout of the per-operation parameter block and of the status words. Plain #defines only, so
+ * that GLSL and C++ both include this one file and cannot drift apart. */
+#ifndef SCATTER_SHADERS_SHARED_H
+#define SCATTER_SHADERS_SHARED_H
+
+#define SCATTER_WORKGROUP_SIZE 64
+/* A 1-D grid is split into x * y workgroups with x <= this (the Vulkan minimum limit). */
+#define SCATTER_MAX_GRID_X 65535
+#define SCATTER_GPU_MAX_RANK 16
+
+/* Every tensor binding is an array of this many storage-buffer windows over consecutive ranges of
+ * one VkBuffer, so a tensor may be larger than maxStorageBufferRange. */
+#define SCATTER_WINDOWS 4
+
+/* Descriptor bindings (set 0). */
+#define SCATTER_BINDING_PARAMS 0  /* int32 parameter block, layout below */
+#define SCATTER_BINDING_STATUS 1  /* uint32 status words, layout below */
+#define SCATTER_BINDING_OUT 2     /* windows over out (written) */
+#define SCATTER_BINDING_DATA 3    /* windows over data (read by the copy pass) */
+#define SCATTER_BINDING_INDICES 4 /* windows over indices */
+#define SCATTER_BINDING_UPDATES 5 /* windows over updates */
+#define SCATTER_BINDING_SCRATCH 6 /* windows over scratch: slice tables and hit counts */
+#define SCATTER_BINDING_COUNT 7
+
+/* Shader modes, passed as the first push constant. */
+#define SCATTER_MODE_VALIDATE_ELEMENTS 0 /* index pass: elements, policy ERROR */
+#define SCATTER_MODE_RESOLVE_SLICES 1    /* index pass: rows/nd slice tables (+ validation) */
+#define SCATTER_MODE_CHECK_DIVISORS 2    /* index pass: integer div, zero divisors */
+#define SCATTER_MODE_COPY 0              /* copy pass: out = data */
+#define SCATTER_MODE_APPLY 0             /* scatter pass: one invocation per column */
+#define SCATTER_MODE_FINISH_MEAN 1       /* scatter pass: divide hit targets by their count */
+
+/* Operation kinds in the parameter block. */
+#define SCATTER_OP_ELEMENTS 0
+#define SCATTER_OP_ROWS 1
+#define SCATTER_OP_ND 2
+
+/* The parameter block: int32 words. */
+#define P_OP 0
+#define P_REDUCTION 1        /* scatter_reduction value */
+#define P_POLICY 2           /* scatter_out_of_range value */
+#define P_EXCLUDE_SELF 3
+#define P_INDEX_IS_I64 4
+#define P_AXIS 5             /* elements/rows: the axis; nd: 0 */
+#define P_OUTER 6
+#define P_TARGET_ROWS 7
+#define P_INNER 8
+#define P_SLICES 9
+#define P_DEPTH 10           /* nd: index depth k */
+#define P_WINDOW_SHIFT 11    /* log2 of a window's size in 32-bit words */
+#define P_HAS_COUNTS 12      /* mean or exclude_self: hit counts are kept in scratch */
+#define P_COUNTS_BASE 13     /* word offset of the hit counts in scratch */
+#define P_SLICE_OFFSET_BASE 14 /* word offset of slice j's target offset in out (elements) */
+#define P_SLICE_ROW_BASE 15  /* word offset of slice j's target row, -1 when skipped */
+#define P_SLICE_UPDATE_BASE 16 /* word offset of slice j's element offset in updates */
+#define P_INNER_FIRST_DIM 17 /* rows: axis + 1; nd: k (first data dim of the inner part) */
+#define P_UPDATE_DIM_SHIFT 18 /* updates dim of inner data dim d is d + this */
+#define P_UPDATE_SLICE_DIM 19 /* first updates dim of the slice part (rows: axis; nd: 0) */
+#define P_SLICE_DIMS 20      /* rows: rank(indices); nd: rank(indices) - 1 */
+#define P_TENSORS 24         /* first tensor block */
+
+/* One tensor block: rank, element size, byte position of element 0 in the bound windows,
+ * then shape and strides (in elements). */
+#define P_TENSOR_INTS (4 + 2 * SCATTER_GPU_MAX_RANK)
+#define T_RANK 0
+#define T_ELEMENT_SIZE 1
+#define T_BASE_BYTE 2
+#define T_SHAPE 4
+#define T_STRIDES (4 + SCATTER_GPU_MAX_RANK)
+#define T_OUT 0
+#define T_DATA 1
+#define T_INDICES 2
+#define T_UPDATES 3
+#define P_TOTAL_INTS (P_TENSORS + 4 * P_TENSOR_INTS)
+
+/* Status words: the first failing flat position, or SCATTER_STATUS_NONE. */
+#define S_BAD_INDEX 0
+#define S_BAD_DIVISOR 1
+#define S_WORDS 4
+#define SCATTER_STATUS_NONE 0xffffffffu
+
+/* Element types of the scatter shader's variants (the build compiles one per value). */
+#define SCATTER_DT_RAW 0 /* `none` of every dtype and opaque: byte copy */
+
+#endif

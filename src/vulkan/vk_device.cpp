@@ -1,0 +1,442 @@
+#include "vulkan/vk_device.h"
+
+#include <algorithm>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <string>
+
+namespace scatter {
+namespace {
+
+constexpr const char* kValidationLayer = "VK_LAYER_KHRONOS_validation";
+
+const char* result_name(VkResult r) {
+    switch (r) {
+        case VK_ERROR_OUT_OF_HOST_MEMORY: return "VK_ERROR_OUT_OF_HOST_MEMORY";
+        case VK_ERROR_OUT_OF_DEVICE_MEMORY: return "VK_ERROR_OUT_OF_DEVICE_MEMORY";
+        case VK_ERROR_INITIALIZATION_FAILED: return "VK_ERROR_INITIALIZATION_FAILED";
+        case VK_ERROR_DEVICE_LOST: return "VK_ERROR_DEVICE_LOST";
+        case VK_ERROR_INCOMPATIBLE_DRIVER: return "VK_ERROR_INCOMPATIBLE_DRIVER";
+        case VK_ERROR_LAYER_NOT_PRESENT: return "VK_ERROR_LAYER_NOT_PRESENT";
+        case VK_ERROR_EXTENSION_NOT_PRESENT: return "VK_ERROR_EXTENSION_NOT_PRESENT";
+        case VK_ERROR_FEATURE_NOT_PRESENT: return "VK_ERROR_FEATURE_NOT_PRESENT";
+        case VK_TIMEOUT: return "VK_TIMEOUT";
+        default: return "VkResult";
+    }
+}
+
+VkBool32 VKAPI_PTR forward_debug_message(VkDebugUtilsMessageSeverityFlagBitsEXT severity,
+                                         VkDebugUtilsMessageTypeFlagsEXT,
+                                         const VkDebugUtilsMessengerCallbackDataEXT* data, void* user) {
+    auto* config = static_cast<const ContextConfig*>(user);
+    scatter_log_level level = SCATTER_LOG_INFO;
+    if (severity & VK_DEBUG_UTILS_MESSAGE_SEVERITY_ERROR_BIT_EXT) level = SCATTER_LOG_ERROR;
+    else if (severity & VK_DEBUG_UTILS_MESSAGE_SEVERITY_WARNING_BIT_EXT) level = SCATTER_LOG_WARNING;
+    std::string line = std::string("vulkan validation: ") + (data && data->pMessage ? data->pMessage : "");
+    config->log_message(level, line.c_str());
+    return VK_FALSE;
+}
+
+bool has_layer(const char* name) {
+    uint32_t count = 0;
+    if (vkEnumerateInstanceLayerProperties(&count, nullptr) != VK_SUCCESS) return false;
+    std::vector<VkLayerProperties> layers(count);
+    if (vkEnumerateInstanceLayerProperties(&count, layers.data()) != VK_SUCCESS) return false;
+    for (const VkLayerProperties& l : layers)
+        if (std::strcmp(l.layerName, name) == 0) return true;
+    return false;
+}
+
+bool has_instance_extension(const char* name) {
+    uint32_t count = 0;
+    if (vkEnumerateInstanceExtensionProperties(nullptr, &count, nullptr) != VK_SUCCESS) return false;
+    std::vector<VkExtensionProperties> extensions(count);
+    if (vkEnumerateInstanceExtensionProperties(nullptr, &count, extensions.data()) != VK_SUCCESS) return false;
+    for (const VkExtensionProperties& e : extensions)
+        if (std::strcmp(e.extensionName, name) == 0) return true;
+    return false;
+}
+
+bool has_device_extension(const InstanceFunctions& fns, VkPhysicalDevice pd, const char* name) {
+    uint32_t count = 0;
+    if (fns.vkEnumerateDeviceExtensionProperties(pd, nullptr, &count, nullptr) != VK_SUCCESS) return false;
+    std::vector<VkExtensionProperties> extensions(count);
+    if (fns.vkEnumerateDeviceExtensionProperties(pd, nullptr, &count, extensions.data()) != VK_SUCCESS) return false;
+    for (const VkExtensionProperties& e : extensions)
+        if (std::strcmp(e.extensionName, name) == 0) return true;
+    return false;
+}
+
+scatter_device_type device_type(VkPhysicalDeviceType t) {
+    switch (t) {
+        case VK_PHYSICAL_DEVICE_TYPE_INTEGRATED_GPU: return SCATTER_DEVICE_TYPE_INTEGRATED_GPU;
+        case VK_PHYSICAL_DEVICE_TYPE_DISCRETE_GPU: return SCATTER_DEVICE_TYPE_DISCRETE_GPU;
+        case VK_PHYSICAL_DEVICE_TYPE_VIRTUAL_GPU: return SCATTER_DEVICE_TYPE_VIRTUAL_GPU;
+        case VK_PHYSICAL_DEVICE_TYPE_CPU: return SCATTER_DEVICE_TYPE_CPU;
+        default: return SCATTER_DEVICE_TYPE_OTHER;
+    }
+}
+
+// Automatic choice: discrete > integrated > virtual > CPU type > other.
+int type_rank(scatter_device_type t) {
+    switch (t) {
+        case SCATTER_DEVICE_TYPE_DISCRETE_GPU: return 4;
+        case SCATTER_DEVICE_TYPE_INTEGRATED_GPU: return 3;
+        case SCATTER_DEVICE_TYPE_VIRTUAL_GPU: return 2;
+        case SCATTER_DEVICE_TYPE_CPU: return 1;
+        default: return 0;
+    }
+}
+
+uint64_t query_features(const InstanceFunctions& fns, VkPhysicalDevice pd, uint32_t api, uint32_t* subgroup_size) {
+    uint64_t mask = 0;
+    VkPhysicalDeviceFeatures core{};
+    fns.vkGetPhysicalDeviceFeatures(pd, &core);
+    if (core.shaderInt64) mask |= SCATTER_FEATURE_INT64;
+    if (core.shaderFloat64) mask |= SCATTER_FEATURE_FLOAT64;
+    if (core.shaderInt16) mask |= SCATTER_FEATURE_INT16;
+
+    auto storage16 = vk_struct<VkPhysicalDevice16BitStorageFeatures>(VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_16BIT_STORAGE_FEATURES);
+    auto v12 = vk_struct<VkPhysicalDeviceVulkan12Features>(VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_FEATURES);
+    auto atomic_float = vk_struct<VkPhysicalDeviceShaderAtomicFloatFeaturesEXT>(VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_ATOMIC_FLOAT_FEATURES_EXT);
+    auto atomic_float2 = vk_struct<VkPhysicalDeviceShaderAtomicFloat2FeaturesEXT>(VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_ATOMIC_FLOAT_2_FEATURES_EXT);
+    auto features2 = vk_struct<VkPhysicalDeviceFeatures2>(VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2);
+    features2.pNext = &storage16;
+    void** tail = &storage16.pNext;
+    if (api >= VK_API_VERSION_1_2) {
+        *tail = &v12;
+        tail = &v12.pNext;
+    }
+    bool float_ext = has_device_extension(fns, pd, VK_EXT_SHADER_ATOMIC_FLOAT_EXTENSION_NAME);
+    bool float2_ext = has_device_extension(fns, pd, VK_EXT_SHADER_ATOMIC_FLOAT_2_EXTENSION_NAME);
+    if (float_ext) {
+        *tail = &atomic_float;
+        tail = &atomic_float.pNext;
+    }
+    if (float2_ext) {
+        *tail = &atomic_float2;
+        tail = &atomic_float2.pNext;
+    }
+    fns.vkGetPhysicalDeviceFeatures2(pd, &features2);
+    if (storage16.storageBuffer16BitAccess) mask |= SCATTER_FEATURE_STORAGE16;
+    if (api >= VK_API_VERSION_1_2) {
+        if (v12.storageBuffer8BitAccess) mask |= SCATTER_FEATURE_STORAGE8;
+        if (v12.shaderInt8) mask |= SCATTER_FEATURE_INT8;
+        if (v12.shaderFloat16) mask |= SCATTER_FEATURE_FLOAT16;
+        if (v12.shaderBufferInt64Atomics) mask |= SCATTER_FEATURE_INT64_ATOMICS;
+        if (v12.bufferDeviceAddress) mask |= SCATTER_FEATURE_BUFFER_DEVICE_ADDRESS;
+    }
+    if (float_ext && atomic_float.shaderBufferFloat32AtomicAdd) mask |= SCATTER_FEATURE_FLOAT32_ATOMIC_ADD;
+    if (float2_ext && atomic_float2.shaderBufferFloat32AtomicMinMax) mask |= SCATTER_FEATURE_FLOAT32_ATOMIC_MINMAX;
+
+    auto subgroup = vk_struct<VkPhysicalDeviceSubgroupProperties>(VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SUBGROUP_PROPERTIES);
+    auto properties2 = vk_struct<VkPhysicalDeviceProperties2>(VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PROPERTIES_2);
+    properties2.pNext = &subgroup;
+    fns.vkGetPhysicalDeviceProperties2(pd, &properties2);
+    *subgroup_size = subgroup.subgroupSize;
+    const VkSubgroupFeatureFlags needed = VK_SUBGROUP_FEATURE_BASIC_BIT | VK_SUBGROUP_FEATURE_ARITHMETIC_BIT;
+    if ((subgroup.supportedStages & VK_SHADER_STAGE_COMPUTE_BIT) && (subgroup.supportedOperations & needed) == needed)
+        mask |= SCATTER_FEATURE_SUBGROUPS;
+    return mask;
+}
+
+uint64_t largest_power_of_two_at_most(uint64_t v) {
+    uint64_t p = 1;
+    while (p <= v / 2) p *= 2;
+    return p;
+}
+
+}  // namespace
+
+Status vk_error(VkResult result, const char* what) {
+    scatter_status code = SCATTER_ERROR_INTERNAL;
+    if (result == VK_ERROR_OUT_OF_HOST_MEMORY || result == VK_ERROR_OUT_OF_DEVICE_MEMORY ||
+        result == VK_ERROR_TOO_MANY_OBJECTS)
+        code = SCATTER_ERROR_OUT_OF_MEMORY;
+    else if (result == VK_ERROR_DEVICE_LOST)
+        code = SCATTER_ERROR_DEVICE_LOST;
+    return make_error(code, "%s failed with %s (%d)", what, result_name(result), int(result));
+}
+
+uint64_t masked_features_from_environment() {
+    const char* env = std::getenv("SCATTER_VULKAN_DISABLE_FEATURES");
+    if (env == nullptr) return 0;
+    uint64_t mask = 0;
+    std::string list(env);
+    size_t begin = 0;
+    while (begin <= list.size()) {
+        size_t end = list.find(',', begin);
+        if (end == std::string::npos) end = list.size();
+        std::string name = list.substr(begin, end - begin);
+        if (name == "int64") mask |= SCATTER_FEATURE_INT64 | SCATTER_FEATURE_INT64_ATOMICS;
+        else if (name == "float64") mask |= SCATTER_FEATURE_FLOAT64;
+        else if (name == "host_visible") mask |= kFeatureHostVisibleBuffers;
+        begin = end + 1;
+    }
+    return mask;
+}
+
+OwnedInstance::~OwnedInstance() {
+    if (messenger != VK_NULL_HANDLE && fns.vkDestroyDebugUtilsMessengerEXT != nullptr)
+        fns.vkDestroyDebugUtilsMessengerEXT(instance, messenger, nullptr);
+    if (instance != VK_NULL_HANDLE) fns.vkDestroyInstance(instance, nullptr);
+}
+
+Status create_instance(bool validation, const ContextConfig* log_to, std::unique_ptr<OwnedInstance>* out) {
+    auto owned = std::make_unique<OwnedInstance>();
+    SCATTER_RETURN_IF_ERROR(load_vulkan_loader(&owned->get_instance_proc_addr));
+    uint32_t loader_version = VK_API_VERSION_1_0;
+    if (vkEnumerateInstanceVersion != nullptr) vkEnumerateInstanceVersion(&loader_version);
+    if (loader_version < VK_API_VERSION_1_1)
+        return make_error(SCATTER_ERROR_BACKEND_UNAVAILABLE, "the Vulkan loader supports only Vulkan 1.0; 1.1 is needed");
+
+    auto app = vk_struct<VkApplicationInfo>(VK_STRUCTURE_TYPE_APPLICATION_INFO);
+    app.pApplicationName = "libscatter";
+    app.pEngineName = "libscatter";
+    app.apiVersion = std::min<uint32_t>(loader_version, VK_API_VERSION_1_3);
+    std::vector<const char*> layers, extensions;
+    bool debug = validation && has_layer(kValidationLayer) && has_instance_extension(VK_EXT_DEBUG_UTILS_EXTENSION_NAME);
+    if (validation && !debug && log_to != nullptr)
+        log_to->log_message(SCATTER_LOG_WARNING, "the Vulkan validation layer is not installed; running without it");
+    if (debug) {
+        layers.push_back(kValidationLayer);
+        extensions.push_back(VK_EXT_DEBUG_UTILS_EXTENSION_NAME);
+    }
+    auto info = vk_struct<VkInstanceCreateInfo>(VK_STRUCTURE_TYPE_INSTANCE_CREATE_INFO);
+    info.pApplicationInfo = &app;
+    info.enabledLayerCount = uint32_t(layers.size());
+    info.ppEnabledLayerNames = layers.data();
+    info.enabledExtensionCount = uint32_t(extensions.size());
+    info.ppEnabledExtensionNames = extensions.data();
+    VkResult r = vkCreateInstance(&info, nullptr, &owned->instance);
+    if (r != VK_SUCCESS) {
+        owned->instance = VK_NULL_HANDLE;
+        return make_error(SCATTER_ERROR_BACKEND_UNAVAILABLE,
+                          "no Vulkan driver is usable: vkCreateInstance failed with %s (%d)", result_name(r), int(r));
+    }
+    SCATTER_RETURN_IF_ERROR(owned->fns.load(owned->get_instance_proc_addr, owned->instance));
+    if (debug && log_to != nullptr && owned->fns.vkCreateDebugUtilsMessengerEXT != nullptr) {
+        auto m = vk_struct<VkDebugUtilsMessengerCreateInfoEXT>(VK_STRUCTURE_TYPE_DEBUG_UTILS_MESSENGER_CREATE_INFO_EXT);
+        m.messageSeverity = VK_DEBUG_UTILS_MESSAGE_SEVERITY_WARNING_BIT_EXT | VK_DEBUG_UTILS_MESSAGE_SEVERITY_ERROR_BIT_EXT;
+        m.messageType = VK_DEBUG_UTILS_MESSAGE_TYPE_GENERAL_BIT_EXT | VK_DEBUG_UTILS_MESSAGE_TYPE_VALIDATION_BIT_EXT |
+                        VK_DEBUG_UTILS_MESSAGE_TYPE_PERFORMANCE_BIT_EXT;
+        m.pfnUserCallback = forward_debug_message;
+        m.pUserData = const_cast<ContextConfig*>(log_to);
+        SCATTER_VK_CHECK(owned->fns.vkCreateDebugUtilsMessengerEXT(owned->instance, &m, nullptr, &owned->messenger),
+                         "vkCreateDebugUtilsMessengerEXT");
+    }
+    *out = std::move(owned);
+    return Status();
+}
+
+Status enumerate_devices(const InstanceFunctions& fns, VkInstance instance, std::vector<PhysicalDeviceEntry>* out) {
+    uint32_t count = 0;
+    SCATTER_VK_CHECK(fns.vkEnumeratePhysicalDevices(instance, &count, nullptr), "vkEnumeratePhysicalDevices");
+    std::vector<VkPhysicalDevice> handles(count);
+    SCATTER_VK_CHECK(fns.vkEnumeratePhysicalDevices(instance, &count, handles.data()), "vkEnumeratePhysicalDevices");
+    handles.resize(count);
+    for (uint32_t i = 0; i < count; ++i) {
+        PhysicalDeviceEntry e;
+        e.handle = handles[i];
+        VkPhysicalDeviceProperties p{};
+        fns.vkGetPhysicalDeviceProperties(e.handle, &p);
+        scatter_device_info& d = e.info;
+        d.struct_size = sizeof d;
+        d.backend = SCATTER_BACKEND_VULKAN;
+        d.index = i;
+        d.type = device_type(p.deviceType);
+        std::snprintf(d.name, sizeof d.name, "%s", p.deviceName);
+        d.vendor_id = p.vendorID;
+        d.device_id = p.deviceID;
+        d.api_version = p.apiVersion;
+        d.max_buffer_range = p.limits.maxStorageBufferRange;
+        if (p.apiVersion < VK_API_VERSION_1_1) {
+            e.unusable_reason = "it supports only Vulkan 1.0";
+        } else {
+            d.features = query_features(fns, e.handle, p.apiVersion, &d.thread_count);
+            uint32_t families = 0;
+            fns.vkGetPhysicalDeviceQueueFamilyProperties(e.handle, &families, nullptr);
+            std::vector<VkQueueFamilyProperties> props(families);
+            fns.vkGetPhysicalDeviceQueueFamilyProperties(e.handle, &families, props.data());
+            e.unusable_reason = "it has no compute queue";
+            for (uint32_t f = 0; f < families; ++f) {
+                if (props[f].queueFlags & VK_QUEUE_COMPUTE_BIT) {
+                    e.queue_family = f;
+                    e.usable = true;
+                    e.unusable_reason = "";
+                    break;
+                }
+            }
+        }
+        out->push_back(e);
+    }
+    return Status();
+}
+
+Status VulkanDevice::create(const scatter_context_desc& desc, const ContextConfig& config,
+                            std::unique_ptr<VulkanDevice>* out) {
+    auto self = std::unique_ptr<VulkanDevice>(new VulkanDevice());
+    bool validation = (desc.flags & SCATTER_CONTEXT_FLAG_VALIDATION) != 0;
+    SCATTER_RETURN_IF_ERROR(create_instance(validation, &config, &self->instance_));
+    const InstanceFunctions& fns = self->instance_->fns;
+    std::vector<PhysicalDeviceEntry> devices;
+    SCATTER_RETURN_IF_ERROR(enumerate_devices(fns, self->instance_->instance, &devices));
+    if (devices.empty())
+        return make_error(SCATTER_ERROR_BACKEND_UNAVAILABLE, "the Vulkan driver reports no device");
+    const PhysicalDeviceEntry* chosen = nullptr;
+    if (desc.device_index >= 0) {
+        if (uint32_t(desc.device_index) >= devices.size())
+            return make_error(SCATTER_ERROR_BACKEND_UNAVAILABLE, "desc.device_index = %d but there are %zu Vulkan devices",
+                              int(desc.device_index), devices.size());
+        chosen = &devices[size_t(desc.device_index)];
+        if (!chosen->usable)
+            return make_error(SCATTER_ERROR_BACKEND_UNAVAILABLE, "Vulkan device %d (%s) is unusable: %s",
+                              int(desc.device_index), chosen->info.name, chosen->unusable_reason);
+    } else {
+        for (const PhysicalDeviceEntry& e : devices)
+            if (e.usable && (chosen == nullptr || type_rank(e.info.type) > type_rank(chosen->info.type))) chosen = &e;
+        if (chosen == nullptr)
+            return make_error(SCATTER_ERROR_BACKEND_UNAVAILABLE, "no Vulkan device supports Vulkan 1.1 with a compute queue");
+    }
+
+    uint64_t usable = chosen->info.features & ~masked_features_from_environment();
+    VkPhysicalDeviceFeatures enable{};
+    enable.shaderInt64 = (usable & SCATTER_FEATURE_INT64) ? VK_TRUE : VK_FALSE;
+    enable.shaderFloat64 = (usable & SCATTER_FEATURE_FLOAT64) ? VK_TRUE : VK_FALSE;
+    float priority = 1.0f;
+    auto queue_info = vk_struct<VkDeviceQueueCreateInfo>(VK_STRUCTURE_TYPE_DEVICE_QUEUE_CREATE_INFO);
+    queue_info.queueFamilyIndex = chosen->queue_family;
+    queue_info.queueCount = 1;
+    queue_info.pQueuePriorities = &priority;
+    auto device_info = vk_struct<VkDeviceCreateInfo>(VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO);
+    device_info.queueCreateInfoCount = 1;
+    device_info.pQueueCreateInfos = &queue_info;
+    device_info.pEnabledFeatures = &enable;
+    SCATTER_VK_CHECK(fns.vkCreateDevice(chosen->handle, &device_info, nullptr, &self->device), "vkCreateDevice");
+    self->owns_device_ = true;
+
+    BorrowedDevice handles{self->instance_->get_instance_proc_addr, self->instance_->instance, chosen->handle,
+                           self->device, VK_NULL_HANDLE, chosen->queue_family,
+                           usable & (SCATTER_FEATURE_INT64 | SCATTER_FEATURE_FLOAT64)};
+    load_device_table(fns.vkGetDeviceProcAddr, self->device, &self->vk);
+    self->vk.vkGetDeviceQueue(self->device, chosen->queue_family, 0, &handles.queue);
+    self->queue = handles.queue;
+    self->physical = chosen->handle;
+    self->queue_family = chosen->queue_family;
+    self->info = chosen->info;
+    fns.vkGetPhysicalDeviceMemoryProperties(self->physical, &self->memory);
+    VkPhysicalDeviceProperties p{};
+    fns.vkGetPhysicalDeviceProperties(self->physical, &p);
+    self->window_bytes = std::min<uint64_t>(largest_power_of_two_at_most(p.limits.maxStorageBufferRange), 1ull << 29);
+    self->offset_alignment = std::max<uint64_t>(p.limits.minStorageBufferOffsetAlignment, 4);
+    self->features = handles.enabled_features;
+    if (!(masked_features_from_environment() & kFeatureHostVisibleBuffers)) self->features |= kFeatureHostVisibleBuffers;
+    *out = std::move(self);
+    return Status();
+}
+
+Status VulkanDevice::borrow(const BorrowedDevice& b, std::unique_ptr<VulkanDevice>* out) {
+    auto self = std::unique_ptr<VulkanDevice>(new VulkanDevice());
+    InstanceFunctions fns;
+    SCATTER_RETURN_IF_ERROR(fns.load(b.get_instance_proc_addr, b.instance));
+    std::vector<PhysicalDeviceEntry> devices;
+    SCATTER_RETURN_IF_ERROR(enumerate_devices(fns, b.instance, &devices));
+    const PhysicalDeviceEntry* entry = nullptr;
+    for (const PhysicalDeviceEntry& e : devices)
+        if (e.handle == b.physical_device) entry = &e;
+    if (entry == nullptr)
+        return make_error(SCATTER_ERROR_INVALID_ARGUMENT, "the physical device does not belong to the instance");
+    if (!entry->usable)
+        return make_error(SCATTER_ERROR_BACKEND_UNAVAILABLE, "the application's Vulkan device is unusable: %s",
+                          entry->unusable_reason);
+    self->device = b.device;
+    self->physical = b.physical_device;
+    self->queue = b.queue;
+    self->queue_family = b.queue_family;
+    self->info = entry->info;
+    load_device_table(fns.vkGetDeviceProcAddr, self->device, &self->vk);
+    fns.vkGetPhysicalDeviceMemoryProperties(self->physical, &self->memory);
+    VkPhysicalDeviceProperties p{};
+    fns.vkGetPhysicalDeviceProperties(self->physical, &p);
+    self->window_bytes = std::min<uint64_t>(largest_power_of_two_at_most(p.limits.maxStorageBufferRange), 1ull << 29);
+    self->offset_alignment = std::max<uint64_t>(p.limits.minStorageBufferOffsetAlignment, 4);
+    uint64_t usable = entry->info.features & ~masked_features_from_environment();
+    self->features = b.enabled_features & usable & (SCATTER_FEATURE_INT64 | SCATTER_FEATURE_FLOAT64);
+    if (!(masked_features_from_environment() & kFeatureHostVisibleBuffers)) self->features |= kFeatureHostVisibleBuffers;
+    *out = std::move(self);
+    return Status();
+}
+
+VulkanDevice::~VulkanDevice() {
+    if (owns_device_ && device != VK_NULL_HANDLE) {
+        vk.vkDeviceWaitIdle(device);
+        vk.vkDestroyDevice(device, nullptr);
+    }
+}
+
+int VulkanDevice::find_memory_type(uint32_t type_bits, VkMemoryPropertyFlags required,
+                                   VkMemoryPropertyFlags preferred) const {
+    int fallback = -1;
+    for (uint32_t i = 0; i < memory.memoryTypeCount; ++i) {
+        if (!(type_bits & (1u << i))) continue;
+        VkMemoryPropertyFlags flags = memory.memoryTypes[i].propertyFlags;
+        if ((flags & required) != required) continue;
+        if ((flags & preferred) == preferred) return int(i);
+        if (fallback < 0) fallback = int(i);
+    }
+    return fallback;
+}
+
+Status VulkanDevice::submit(VkCommandBuffer command_buffer, VkFence fence) {
+    auto submit = vk_struct<VkSubmitInfo>(VK_STRUCTURE_TYPE_SUBMIT_INFO);
+    submit.commandBufferCount = 1;
+    submit.pCommandBuffers = &command_buffer;
+    std::lock_guard<std::mutex> lock(queue_mutex_);  // VkQueue needs external synchronization
+    SCATTER_VK_CHECK(vk.vkQueueSubmit(queue, 1, &submit, fence), "vkQueueSubmit");
+    return Status();
+}
+
+Status VulkanDevice::submit_and_wait(VkCommandBuffer command_buffer) {
+    auto fence_info = vk_struct<VkFenceCreateInfo>(VK_STRUCTURE_TYPE_FENCE_CREATE_INFO);
+    VkFence fence = VK_NULL_HANDLE;
+    SCATTER_VK_CHECK(vk.vkCreateFence(device, &fence_info, nullptr, &fence), "vkCreateFence");
+    Status status = submit(command_buffer, fence);
+    if (status.ok()) {
+        VkResult r = vk.vkWaitForFences(device, 1, &fence, VK_TRUE, UINT64_MAX);
+        if (r != VK_SUCCESS) status = vk_error(r, "vkWaitForFences");
+    }
+    vk.vkDestroyFence(device, fence, nullptr);
+    return status;
+}
+
+Status VulkanDevice::run_commands(const std::function<void(VkCommandBuffer)>& record) {
+    // A pool per call: command pools must not be used from two threads at once.
+    auto pool_info = vk_struct<VkCommandPoolCreateInfo>(VK_STRUCTURE_TYPE_COMMAND_POOL_CREATE_INFO);
+    pool_info.flags = VK_COMMAND_POOL_CREATE_TRANSIENT_BIT;
+    pool_info.queueFamilyIndex = queue_family;
+    VkCommandPool pool = VK_NULL_HANDLE;
+    SCATTER_VK_CHECK(vk.vkCreateCommandPool(device, &pool_info, nullptr, &pool), "vkCreateCommandPool");
+    auto alloc = vk_struct<VkCommandBufferAllocateInfo>(VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO);
+    alloc.commandPool = pool;
+    alloc.level = VK_COMMAND_BUFFER_LEVEL_PRIMARY;
+    alloc.commandBufferCount = 1;
+    VkCommandBuffer cmd = VK_NULL_HANDLE;
+    Status status;
+    VkResult r = vk.vkAllocateCommandBuffers(device, &alloc, &cmd);
+    if (r != VK_SUCCESS) status = vk_error(r, "vkAllocateCommandBuffers");
+    if (status.ok()) {
+        auto begin = vk_struct<VkCommandBufferBeginInfo>(VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO);
+        begin.flags = VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT;
+        r = vk.vkBeginCommandBuffer(cmd, &begin);
+        if (r == VK_SUCCESS) {
+            record(cmd);
+            r = vk.vkEndCommandBuffer(cmd);
+        }
+        status = r == VK_SUCCESS ? submit_and_wait(cmd) : vk_error(r, "recording a command buffer");
+    }
+    vk.vkDestroyCommandPool(device, pool, nullptr);
+    return status;
+}
+
+}  // namespace scatter

@@ -1,0 +1,100 @@
+// VulkanDevice: one Vulkan instance + device + compute queue and its per-device function table.
+// Either created and owned by a context, or borrowed from an application (interop).
+#pragma once
+
+#include "core/context.h"
+#include "vulkan/vk_functions.h"
+
+#include <scatter/scatter.h>
+
+#include <functional>
+#include <memory>
+#include <mutex>
+#include <vector>
+
+namespace scatter {
+
+// Test switch: SCATTER_VULKAN_DISABLE_FEATURES="int64,float64,host_visible" hides device
+// features from contexts so the fallback paths run on a device (lavapipe) that has them all.
+constexpr uint64_t kFeatureHostVisibleBuffers = 1ull << 63;  // internal: buffers the CPU can map
+uint64_t masked_features_from_environment();
+
+// One physical device as scatter_devices reports it.
+struct PhysicalDeviceEntry {
+    VkPhysicalDevice handle = VK_NULL_HANDLE;
+    scatter_device_info info{};
+    uint32_t queue_family = 0;
+    bool usable = false;  // Vulkan 1.1+ with a compute queue
+    const char* unusable_reason = "";
+};
+
+// An instance created by libscatter (optionally with the validation layer and a messenger that
+// forwards its messages to the context's log).
+struct OwnedInstance {
+    PFN_vkGetInstanceProcAddr get_instance_proc_addr = nullptr;
+    VkInstance instance = VK_NULL_HANDLE;
+    InstanceFunctions fns;
+    VkDebugUtilsMessengerEXT messenger = VK_NULL_HANDLE;
+    ~OwnedInstance();
+};
+
+Status create_instance(bool validation, const ContextConfig* log_to, std::unique_ptr<OwnedInstance>* out);
+Status enumerate_devices(const InstanceFunctions& fns, VkInstance instance, std::vector<PhysicalDeviceEntry>* out);
+
+// What an application hands over for interop (not owned).
+struct BorrowedDevice {
+    PFN_vkGetInstanceProcAddr get_instance_proc_addr;
+    VkInstance instance;
+    VkPhysicalDevice physical_device;
+    VkDevice device;
+    VkQueue queue;
+    uint32_t queue_family;
+    uint64_t enabled_features;  // SCATTER_FEATURE_* the application enabled on its device
+};
+
+class VulkanDevice {
+public:
+    // Creates an instance and a device: desc.device_index, or the best device type.
+    static Status create(const scatter_context_desc& desc, const ContextConfig& config,
+                         std::unique_ptr<VulkanDevice>* out);
+    static Status borrow(const BorrowedDevice& borrowed, std::unique_ptr<VulkanDevice>* out);
+    ~VulkanDevice();
+
+    VolkDeviceTable vk{};
+    VkDevice device = VK_NULL_HANDLE;
+    VkPhysicalDevice physical = VK_NULL_HANDLE;
+    VkQueue queue = VK_NULL_HANDLE;
+    uint32_t queue_family = 0;
+    uint64_t features = 0;  // SCATTER_FEATURE_* usable by shaders (+ kFeatureHostVisibleBuffers)
+    uint64_t window_bytes = 0;        // bytes per storage-buffer window (a power of two)
+    uint64_t offset_alignment = 256;  // minStorageBufferOffsetAlignment
+    VkPhysicalDeviceMemoryProperties memory{};
+    scatter_device_info info{};
+
+    // Index of a memory type allowed by type_bits with all `required` flags, preferring one
+    // that also has `preferred`; -1 when none.
+    int find_memory_type(uint32_t type_bits, VkMemoryPropertyFlags required, VkMemoryPropertyFlags preferred) const;
+
+    // Submits one command buffer (the queue is locked while submitting) and waits for it.
+    Status submit_and_wait(VkCommandBuffer command_buffer);
+    Status submit(VkCommandBuffer command_buffer, VkFence fence);
+
+    // Records commands with `record` into a one-time command buffer, submits and waits.
+    Status run_commands(const std::function<void(VkCommandBuffer)>& record);
+
+private:
+    std::unique_ptr<OwnedInstance> instance_;  // null when borrowed
+    bool owns_device_ = false;
+    std::mutex queue_mutex_;
+};
+
+// Maps a failed VkResult to a status with a message naming what was attempted.
+Status vk_error(VkResult result, const char* what);
+
+#define SCATTER_VK_CHECK(call, what)                           \
+    do {                                                       \
+        VkResult result_ = (call);                             \
+        if (result_ != VK_SUCCESS) return ::scatter::vk_error(result_, what); \
+    } while (0)
+
+}  // namespace scatter

@@ -1,0 +1,75 @@
+#include "vulkan/vk_functions.h"
+
+#include <dlfcn.h>
+
+#include <mutex>
+#include <string>
+
+namespace scatter {
+namespace {
+
+struct LoaderState {
+    PFN_vkGetInstanceProcAddr get_instance_proc_addr = nullptr;
+    std::string failure;
+};
+
+// dlopen + dlsym ourselves, check the symbol, then hand it to volkInitializeCustom: volkInitialize
+// would crash on a libvulkan.so.1 that lacks vkGetInstanceProcAddr. The loader stays loaded for
+// the life of the process, like any Vulkan loader.
+LoaderState find_loader() {
+    LoaderState state;
+    void* module = dlopen("libvulkan.so.1", RTLD_NOW | RTLD_LOCAL);
+    if (module == nullptr) module = dlopen("libvulkan.so", RTLD_NOW | RTLD_LOCAL);
+    if (module == nullptr) {
+        const char* why = dlerror();
+        state.failure = std::string("the Vulkan loader libvulkan.so.1 could not be loaded: ") + (why ? why : "unknown");
+        return state;
+    }
+    auto get = reinterpret_cast<PFN_vkGetInstanceProcAddr>(dlsym(module, "vkGetInstanceProcAddr"));
+    if (get == nullptr) {
+        state.failure = "the Vulkan loader libvulkan.so.1 does not export vkGetInstanceProcAddr";
+        return state;
+    }
+    volkInitializeCustom(get);
+    if (vkCreateInstance == nullptr) {
+        state.failure = "the Vulkan loader does not provide vkCreateInstance";
+        return state;
+    }
+    state.get_instance_proc_addr = get;
+    return state;
+}
+
+}  // namespace
+
+Status load_vulkan_loader(PFN_vkGetInstanceProcAddr* out) {
+    static const LoaderState state = find_loader();
+    if (state.get_instance_proc_addr == nullptr)
+        return Status(SCATTER_ERROR_BACKEND_UNAVAILABLE, state.failure);
+    *out = state.get_instance_proc_addr;
+    return Status();
+}
+
+Status InstanceFunctions::load(PFN_vkGetInstanceProcAddr get, VkInstance instance) {
+#define SCATTER_LOAD_FUNCTION(name)                                                               \
+    name = reinterpret_cast<PFN_##name>(get(instance, #name));                                    \
+    if (name == nullptr)                                                                          \
+        return make_error(SCATTER_ERROR_BACKEND_UNAVAILABLE, "the Vulkan instance lacks %s", #name);
+    SCATTER_INSTANCE_FUNCTIONS(SCATTER_LOAD_FUNCTION)
+#undef SCATTER_LOAD_FUNCTION
+#define SCATTER_LOAD_OPTIONAL(name) name = reinterpret_cast<PFN_##name>(get(instance, #name));
+    SCATTER_DEBUG_FUNCTIONS(SCATTER_LOAD_OPTIONAL)
+#undef SCATTER_LOAD_OPTIONAL
+    return Status();
+}
+
+void load_device_table(PFN_vkGetDeviceProcAddr get_device_proc_addr, VkDevice device, VolkDeviceTable* table) {
+    // volkLoadDeviceTable reads volk's one vkGetDeviceProcAddr pointer; set it to this device's
+    // under a lock so that contexts on different instances (or an application's loader) never
+    // see each other's. Nothing else in libscatter reads volk's global pointers.
+    static std::mutex mutex;
+    std::lock_guard<std::mutex> lock(mutex);
+    vkGetDeviceProcAddr = get_device_proc_addr;
+    volkLoadDeviceTable(table, device);
+}
+
+}  // namespace scatter

@@ -1,0 +1,129 @@
+#include "vulkan/vk_memory.h"
+
+#include <algorithm>
+#include <cstring>
+
+namespace scatter {
+
+Status allocate(VulkanDevice& device, uint64_t size, MemoryUse use, Allocation* out) {
+    Allocation a;
+    a.size = std::max<uint64_t>(size, 16);  // a VkBuffer cannot be empty
+    auto info = vk_struct<VkBufferCreateInfo>(VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO);
+    info.size = a.size;
+    info.usage = VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_TRANSFER_SRC_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT;
+    info.sharingMode = VK_SHARING_MODE_EXCLUSIVE;
+    SCATTER_VK_CHECK(device.vk.vkCreateBuffer(device.device, &info, nullptr, &a.buffer), "vkCreateBuffer");
+    VkMemoryRequirements requirements{};
+    device.vk.vkGetBufferMemoryRequirements(device.device, a.buffer, &requirements);
+    const VkMemoryPropertyFlags host = VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT | VK_MEMORY_PROPERTY_HOST_COHERENT_BIT;
+    int type = -1;
+    if (use == MemoryUse::Staging) {
+        type = device.find_memory_type(requirements.memoryTypeBits, host, VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT);
+    } else {
+        if (device.features & kFeatureHostVisibleBuffers)
+            type = device.find_memory_type(requirements.memoryTypeBits, VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT | host, 0);
+        // Device-local only (or any memory at all): reads and writes go through staging copies.
+        if (type < 0) type = device.find_memory_type(requirements.memoryTypeBits, VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT, 0);
+        if (type < 0) type = device.find_memory_type(requirements.memoryTypeBits, 0, 0);
+    }
+    if (type < 0) {
+        device.vk.vkDestroyBuffer(device.device, a.buffer, nullptr);
+        return make_error(SCATTER_ERROR_OUT_OF_MEMORY, "the Vulkan device has no suitable memory type for %llu bytes",
+                          static_cast<unsigned long long>(size));
+    }
+    auto alloc = vk_struct<VkMemoryAllocateInfo>(VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO);
+    alloc.allocationSize = requirements.size;
+    alloc.memoryTypeIndex = uint32_t(type);
+    VkResult r = device.vk.vkAllocateMemory(device.device, &alloc, nullptr, &a.memory);
+    if (r == VK_SUCCESS) r = device.vk.vkBindBufferMemory(device.device, a.buffer, a.memory, 0);
+    bool visible = (device.memory.memoryTypes[type].propertyFlags & VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT) != 0;
+    // With host-visible buffers masked, storage memory is used as if the CPU could not map it.
+    bool map = visible && (use == MemoryUse::Staging || (device.features & kFeatureHostVisibleBuffers));
+    if (r == VK_SUCCESS && map) {
+        void* p = nullptr;
+        r = device.vk.vkMapMemory(device.device, a.memory, 0, VK_WHOLE_SIZE, 0, &p);
+        a.mapped = static_cast<char*>(p);
+    }
+    if (r != VK_SUCCESS) {
+        release(device, a);
+        return vk_error(r, "allocating Vulkan memory");
+    }
+    *out = a;
+    return Status();
+}
+
+void release(VulkanDevice& device, Allocation& a) {
+    if (a.buffer != VK_NULL_HANDLE) device.vk.vkDestroyBuffer(device.device, a.buffer, nullptr);
+    if (a.memory != VK_NULL_HANDLE) device.vk.vkFreeMemory(device.device, a.memory, nullptr);  // unmaps too
+    a = Allocation();
+}
+
+Status VulkanBuffer::create(VulkanDevice& device, uint64_t size, std::unique_ptr<Buffer>* out) {
+    std::unique_ptr<VulkanBuffer> b(new VulkanBuffer(device));
+    SCATTER_RETURN_IF_ERROR(allocate(device, size, MemoryUse::Storage, &b->allocation_));
+    b->size_ = size;
+    b->vk_size_ = b->allocation_.size;
+    if (b->allocation_.mapped != nullptr) {
+        std::memset(b->allocation_.mapped, 0, b->vk_size_);
+    } else {
+        VkBuffer handle = b->allocation_.buffer;
+        uint64_t whole = b->vk_size_ & ~uint64_t(3);
+        SCATTER_RETURN_IF_ERROR(device.run_commands([&](VkCommandBuffer cmd) {
+            device.vk.vkCmdFillBuffer(cmd, handle, 0, whole, 0);
+        }));
+    }
+    *out = std::move(b);
+    return Status();
+}
+
+std::unique_ptr<Buffer> VulkanBuffer::wrap(VulkanDevice& device, VkBuffer buffer, uint64_t offset, uint64_t size) {
+    std::unique_ptr<VulkanBuffer> b(new VulkanBuffer(device));
+    b->allocation_.buffer = buffer;
+    b->owned_ = false;
+    b->offset_ = offset;
+    b->size_ = size;
+    b->vk_size_ = offset + size;
+    return b;
+}
+
+VulkanBuffer::~VulkanBuffer() {
+    if (owned_) release(device_, allocation_);
+}
+
+Status VulkanBuffer::write(uint64_t offset, const void* src, uint64_t size) {
+    if (allocation_.mapped != nullptr) {
+        std::memcpy(allocation_.mapped + offset, src, size);
+        return Status();
+    }
+    ScopedAllocation staging(device_);
+    SCATTER_RETURN_IF_ERROR(allocate(device_, size, MemoryUse::Staging, &staging.allocation));
+    std::memcpy(staging.allocation.mapped, src, size);
+    VkBufferCopy region{0, offset_ + offset, size};
+    return device_.run_commands([&](VkCommandBuffer cmd) {
+        device_.vk.vkCmdCopyBuffer(cmd, staging.allocation.buffer, allocation_.buffer, 1, &region);
+    });
+}
+
+Status VulkanBuffer::read(uint64_t offset, void* dst, uint64_t size) {
+    if (allocation_.mapped != nullptr) {
+        std::memcpy(dst, allocation_.mapped + offset, size);
+        return Status();
+    }
+    ScopedAllocation staging(device_);
+    SCATTER_RETURN_IF_ERROR(allocate(device_, size, MemoryUse::Staging, &staging.allocation));
+    VkBufferCopy region{offset_ + offset, 0, size};
+    SCATTER_RETURN_IF_ERROR(device_.run_commands([&](VkCommandBuffer cmd) {
+        device_.vk.vkCmdCopyBuffer(cmd, allocation_.buffer, staging.allocation.buffer, 1, &region);
+        auto barrier = vk_struct<VkMemoryBarrier>(VK_STRUCTURE_TYPE_MEMORY_BARRIER);
+        barrier.srcAccessMask = VK_ACCESS_TRANSFER_WRITE_BIT;
+        barrier.dstAccessMask = VK_ACCESS_HOST_READ_BIT;
+        device_.vk.vkCmdPipelineBarrier(cmd, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_PIPELINE_STAGE_HOST_BIT, 0, 1, &barrier,
+                                        0, nullptr, 0, nullptr);
+    }));
+    std::memcpy(dst, staging.allocation.mapped, size);
+    return Status();
+}
+
+VulkanBuffer& vulkan_buffer(scatter_buffer_t* handle) { return static_cast<VulkanBuffer&>(*handle->impl); }
+
+}  // namespace scatter

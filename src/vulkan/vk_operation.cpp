@@ -1,0 +1,363 @@
+#include "vulkan/vk_operation.h"
+
+#include "core/index_check.h"
+#include "core/index_rules.h"
+#include "core/strided_walk.h"
+
+#include "scatter_shared.h"
+
+#include <algorithm>
+#include <cinttypes>
+#include <cstring>
+#include <string>
+
+namespace scatter {
+namespace {
+
+uint64_t align_up(uint64_t v, uint64_t a) { return (v + a - 1) / a * a; }
+
+// The shaders address elements with 32-bit integers.
+Status check_int32_geometry(const char* name, const TensorView& v) {
+    bool fits = v.element_count <= INT32_MAX;
+    for (uint32_t d = 0; d < v.rank; ++d)
+        fits = fits && v.shape[d] <= INT32_MAX && v.strides[d] <= INT32_MAX && v.strides[d] >= -INT32_MAX;
+    if (!fits)
+        return make_error(SCATTER_ERROR_UNSUPPORTED,
+                          "%s has %" PRId64 " elements or a dimension or stride beyond 2^31 - 1, which the Vulkan "
+                          "backend does not address", name, v.element_count);
+    return Status();
+}
+
+uint32_t log2_of(uint64_t power_of_two) {
+    uint32_t s = 0;
+    while ((uint64_t(1) << s) < power_of_two) ++s;
+    return s;
+}
+
+}  // namespace
+
+RecordedOperation::~RecordedOperation() {
+    if (pool_ != VK_NULL_HANDLE) device_.vk.vkDestroyDescriptorPool(device_.device, pool_, nullptr);
+}
+
+Status RecordedOperation::check_device_support() const {
+    const OpPlan& p = plan_;
+    if (p.reduction != SCATTER_REDUCTION_NONE) {
+        scatter_dtype t = p.data.dtype();
+        if ((t == SCATTER_DTYPE_F64 || t == SCATTER_DTYPE_C128) && !(device_.features & SCATTER_FEATURE_FLOAT64))
+            return make_error(SCATTER_ERROR_UNSUPPORTED,
+                              "%s %s on Vulkan needs the device feature shaderFloat64, which this device lacks "
+                              "or has disabled", p.data.info->name, reduction_name(p.reduction));
+        if ((t == SCATTER_DTYPE_I64 || t == SCATTER_DTYPE_U64) && !(device_.features & SCATTER_FEATURE_INT64))
+            return make_error(SCATTER_ERROR_UNSUPPORTED,
+                              "%s %s on Vulkan needs the device feature shaderInt64, which this device lacks "
+                              "or has disabled", p.data.info->name, reduction_name(p.reduction));
+    }
+    SCATTER_RETURN_IF_ERROR(check_int32_geometry("data", p.data));
+    SCATTER_RETURN_IF_ERROR(check_int32_geometry("indices", p.indices));
+    SCATTER_RETURN_IF_ERROR(check_int32_geometry("updates", p.updates));
+    SCATTER_RETURN_IF_ERROR(check_int32_geometry("out", p.out));
+    if (p.slices > INT32_MAX / 3)
+        return make_error(SCATTER_ERROR_UNSUPPORTED, "%" PRId64 " index slices exceed what the Vulkan backend addresses",
+                          p.slices);
+    return Status();
+}
+
+Status RecordedOperation::bind_tensor(const TensorView& view, uint64_t staged_at, Binding* b) const {
+    const uint64_t windows_bytes = device_.window_bytes * SCATTER_WINDOWS;
+    if (view.buffer == nullptr) {
+        b->buffer = arena_.allocation.buffer;
+        b->buffer_size = arena_.allocation.size;
+        b->start = staged_at;
+        b->base_byte = -view.min_byte;
+    } else {
+        VulkanBuffer& buffer = vulkan_buffer(view.buffer);
+        int64_t element0 = int64_t(buffer.vk_offset() + view.byte_offset);
+        uint64_t span_start = uint64_t(element0 + view.min_byte);
+        b->buffer = buffer.vk_buffer();
+        b->buffer_size = buffer.vk_size();
+        b->start = span_start / device_.offset_alignment * device_.offset_alignment;
+        b->base_byte = element0 - int64_t(b->start);
+    }
+    if (uint64_t(b->base_byte + view.end_byte) > windows_bytes)
+        return make_error(SCATTER_ERROR_UNSUPPORTED,
+                          "a tensor spanning %" PRId64 " bytes exceeds the %" PRIu64
+                          " bytes one Vulkan binding (%d windows of maxStorageBufferRange) can address",
+                          view.end_byte - view.min_byte, windows_bytes, SCATTER_WINDOWS);
+    return Status();
+}
+
+void RecordedOperation::fill_parameters(int32_t* p) const {
+    const OpPlan& plan = plan_;
+    std::memset(p, 0, P_TOTAL_INTS * sizeof(int32_t));
+    p[P_OP] = plan.op == OpKind::Elements ? SCATTER_OP_ELEMENTS : plan.op == OpKind::Rows ? SCATTER_OP_ROWS : SCATTER_OP_ND;
+    p[P_REDUCTION] = int32_t(plan.reduction);
+    p[P_POLICY] = int32_t(plan.policy);
+    p[P_EXCLUDE_SELF] = plan.exclude_self ? 1 : 0;
+    p[P_INDEX_IS_I64] = plan.indices.info != nullptr && plan.indices.dtype() == SCATTER_DTYPE_I64 ? 1 : 0;
+    p[P_AXIS] = plan.axis;
+    p[P_OUTER] = int32_t(plan.outer);
+    p[P_TARGET_ROWS] = int32_t(plan.target_rows);
+    p[P_INNER] = int32_t(plan.inner);
+    p[P_SLICES] = int32_t(plan.slices);
+    p[P_DEPTH] = int32_t(plan.index_depth);
+    p[P_WINDOW_SHIFT] = int32_t(log2_of(device_.window_bytes / 4));
+    p[P_HAS_COUNTS] = has_counts_ ? 1 : 0;
+    p[P_COUNTS_BASE] = int32_t(counts_words_at_);
+    p[P_SLICE_OFFSET_BASE] = 0;
+    p[P_SLICE_ROW_BASE] = int32_t(plan.slices);
+    p[P_SLICE_UPDATE_BASE] = int32_t(2 * plan.slices);
+    const int32_t index_rank = int32_t(plan.indices.rank);
+    if (plan.op == OpKind::Rows) {
+        p[P_INNER_FIRST_DIM] = plan.axis + 1;
+        p[P_UPDATE_DIM_SHIFT] = index_rank - 1;
+        p[P_UPDATE_SLICE_DIM] = plan.axis;
+        p[P_SLICE_DIMS] = index_rank;
+    } else if (plan.op == OpKind::Nd) {
+        p[P_INNER_FIRST_DIM] = int32_t(plan.index_depth);
+        p[P_UPDATE_DIM_SHIFT] = index_rank - 1 - int32_t(plan.index_depth);
+        p[P_UPDATE_SLICE_DIM] = 0;
+        p[P_SLICE_DIMS] = index_rank - 1;
+    }
+    const TensorView* views[4] = {&plan.out, &plan.data, &plan.indices, &plan.updates};
+    const Binding* bindings[4] = {&out_, &data_, &indices_, &updates_};
+    for (int t = 0; t < 4; ++t) {
+        int32_t* block = p + P_TENSORS + t * P_TENSOR_INTS;
+        block[T_RANK] = int32_t(views[t]->rank);
+        block[T_ELEMENT_SIZE] = int32_t(views[t]->element_size);
+        block[T_BASE_BYTE] = int32_t(bindings[t]->base_byte);
+        for (uint32_t d = 0; d < views[t]->rank; ++d) {
+            block[T_SHAPE + d] = int32_t(views[t]->shape[d]);
+            block[T_STRIDES + d] = int32_t(views[t]->strides[d]);
+        }
+    }
+}
+
+Status RecordedOperation::write_descriptors() {
+    VkDescriptorPoolSize size{VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 2 + 5 * SCATTER_WINDOWS};
+    auto pool_info = vk_struct<VkDescriptorPoolCreateInfo>(VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO);
+    pool_info.maxSets = 1;
+    pool_info.poolSizeCount = 1;
+    pool_info.pPoolSizes = &size;
+    SCATTER_VK_CHECK(device_.vk.vkCreateDescriptorPool(device_.device, &pool_info, nullptr, &pool_), "vkCreateDescriptorPool");
+    VkDescriptorSetLayout layout = pipelines_.set_layout();
+    auto alloc = vk_struct<VkDescriptorSetAllocateInfo>(VK_STRUCTURE_TYPE_DESCRIPTOR_SET_ALLOCATE_INFO);
+    alloc.descriptorPool = pool_;
+    alloc.descriptorSetCount = 1;
+    alloc.pSetLayouts = &layout;
+    SCATTER_VK_CHECK(device_.vk.vkAllocateDescriptorSets(device_.device, &alloc, &set_), "vkAllocateDescriptorSets");
+
+    VkBuffer arena = arena_.allocation.buffer;
+    VkDescriptorBufferInfo infos[2 + 5 * SCATTER_WINDOWS];
+    infos[0] = {arena, params_at_, P_TOTAL_INTS * sizeof(int32_t)};
+    infos[1] = {arena, status_at_, S_WORDS * sizeof(uint32_t)};
+    Binding scratch{arena, arena_.allocation.size, scratch_at_, 0};
+    const Binding* windowed[5] = {&out_, &data_, &indices_, &updates_, &scratch};
+    for (int s = 0; s < 5; ++s) {
+        const Binding& b = *windowed[s];
+        for (int w = 0; w < SCATTER_WINDOWS; ++w) {
+            uint64_t offset = b.start + uint64_t(w) * device_.window_bytes;
+            VkDescriptorBufferInfo& info = infos[2 + s * SCATTER_WINDOWS + w];
+            if (offset < b.buffer_size) {
+                info = {b.buffer, offset, std::min<uint64_t>(device_.window_bytes, b.buffer_size - offset)};
+            } else {
+                info = infos[2 + s * SCATTER_WINDOWS];  // never reached by the shader; must be valid
+            }
+        }
+    }
+    VkWriteDescriptorSet writes[SCATTER_BINDING_COUNT];
+    uint32_t next = 0;
+    for (uint32_t binding = 0; binding < SCATTER_BINDING_COUNT; ++binding) {
+        VkWriteDescriptorSet& w = writes[binding];
+        w = vk_struct<VkWriteDescriptorSet>(VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET);
+        w.dstSet = set_;
+        w.dstBinding = binding;
+        w.descriptorCount = binding < SCATTER_BINDING_OUT ? 1 : SCATTER_WINDOWS;
+        w.descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER;
+        w.pBufferInfo = &infos[next];
+        next += w.descriptorCount;
+    }
+    device_.vk.vkUpdateDescriptorSets(device_.device, SCATTER_BINDING_COUNT, writes, 0, nullptr);
+    return Status();
+}
+
+void RecordedOperation::dispatch(VkCommandBuffer cmd, VkPipeline pipeline, uint32_t mode, int64_t count) {
+    if (count <= 0) return;
+    device_.vk.vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, pipeline);
+    device_.vk.vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, pipelines_.layout(), 0, 1, &set_, 0, nullptr);
+    PushConstants push{mode, uint32_t(count)};
+    device_.vk.vkCmdPushConstants(cmd, pipelines_.layout(), VK_SHADER_STAGE_COMPUTE_BIT, 0, sizeof push, &push);
+    // A grid of more than 65535 workgroups is folded into two dimensions.
+    uint64_t groups = (uint64_t(count) + SCATTER_WORKGROUP_SIZE - 1) / SCATTER_WORKGROUP_SIZE;
+    uint32_t x = uint32_t(std::min<uint64_t>(groups, SCATTER_MAX_GRID_X));
+    uint32_t y = uint32_t((groups + x - 1) / x);
+    device_.vk.vkCmdDispatch(cmd, x, y, 1);
+    auto barrier = vk_struct<VkMemoryBarrier>(VK_STRUCTURE_TYPE_MEMORY_BARRIER);
+    barrier.srcAccessMask = VK_ACCESS_SHADER_WRITE_BIT;
+    barrier.dstAccessMask = VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT;
+    device_.vk.vkCmdPipelineBarrier(cmd, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, 0,
+                                    1, &barrier, 0, nullptr, 0, nullptr);
+}
+
+Status RecordedOperation::record(const OpPlan& plan, VkCommandBuffer cmd, bool allow_host_out) {
+    plan_ = plan;
+    const OpPlan& p = plan_;
+    SCATTER_RETURN_IF_ERROR(check_device_support());
+    out_on_host_ = p.out.buffer == nullptr;
+    if (out_on_host_ && !allow_host_out)
+        return make_error(SCATTER_ERROR_INVALID_ARGUMENT,
+                          "out must be a buffer tensor here: host memory cannot be written after the call returns");
+    has_counts_ = p.reduction == SCATTER_REDUCTION_MEAN || p.exclude_self;
+    const bool slices = p.op != OpKind::Elements;
+
+    // Lay out the arena: parameters, status, scratch, then each staged host tensor.
+    const uint64_t align = std::max<uint64_t>(256, device_.offset_alignment);
+    uint64_t cursor = 0;
+    auto reserve = [&](uint64_t bytes) {
+        uint64_t at = cursor;
+        cursor = align_up(cursor + std::max<uint64_t>(bytes, 4), align);
+        return at;
+    };
+    params_at_ = reserve(P_TOTAL_INTS * sizeof(int32_t));
+    status_at_ = reserve(S_WORDS * sizeof(uint32_t));
+    counts_words_at_ = slices ? uint64_t(3 * p.slices) : 0;
+    scratch_bytes_ = (counts_words_at_ + (has_counts_ ? uint64_t(p.out.element_count) : 0)) * 4;
+    scratch_at_ = reserve(scratch_bytes_);
+    auto staged_size = [](const TensorView& v) { return uint64_t(v.end_byte - v.min_byte); };
+    uint64_t data_at = 0, indices_at = 0, updates_at = 0;
+    if (out_on_host_) out_staged_at_ = reserve(staged_size(p.out));
+    if (p.data.buffer == nullptr && !p.in_place) data_at = reserve(staged_size(p.data));
+    if (p.in_place && out_on_host_) data_at = out_staged_at_;
+    if (p.indices.buffer == nullptr) indices_at = reserve(staged_size(p.indices));
+    if (p.updates.buffer == nullptr) updates_at = reserve(staged_size(p.updates));
+    SCATTER_RETURN_IF_ERROR(allocate(device_, cursor, MemoryUse::Staging, &arena_.allocation));
+
+    char* arena = arena_.allocation.mapped;
+    auto stage_in = [&](const TensorView& v, uint64_t at) {
+        if (v.buffer == nullptr && !v.empty()) std::memcpy(arena + at, v.host + v.min_byte, staged_size(v));
+    };
+    if (p.data.buffer == nullptr) stage_in(p.data, data_at);
+    stage_in(p.indices, indices_at);
+    stage_in(p.updates, updates_at);
+
+    SCATTER_RETURN_IF_ERROR(bind_tensor(p.out, out_staged_at_, &out_));
+    SCATTER_RETURN_IF_ERROR(bind_tensor(p.data, data_at, &data_));
+    SCATTER_RETURN_IF_ERROR(bind_tensor(p.indices, indices_at, &indices_));
+    SCATTER_RETURN_IF_ERROR(bind_tensor(p.updates, updates_at, &updates_));
+    if (p.reduction != SCATTER_REDUCTION_NONE) {
+        // Typed element access reads whole words: elements must be naturally aligned.
+        uint32_t piece = std::min<uint32_t>(p.out.element_size, 4);
+        if (out_.base_byte % piece != 0 || updates_.base_byte % piece != 0)
+            return make_error(SCATTER_ERROR_UNSUPPORTED,
+                              "on Vulkan, the buffer byte_offset of out and updates must be a multiple of %u for %s",
+                              piece, p.out.info->name);
+    }
+    if (indices_.base_byte % 4 != 0)
+        return make_error(SCATTER_ERROR_UNSUPPORTED, "on Vulkan, the buffer byte_offset of indices must be a multiple of 4");
+    fill_parameters(reinterpret_cast<int32_t*>(arena + params_at_));
+    SCATTER_RETURN_IF_ERROR(write_descriptors());
+
+    VkPipeline index_pass = VK_NULL_HANDLE, copy_pass = VK_NULL_HANDLE, scatter_pass = VK_NULL_HANDLE;
+    SCATTER_RETURN_IF_ERROR(pipelines_.get("index", &index_pass));
+    SCATTER_RETURN_IF_ERROR(pipelines_.get("copy", &copy_pass));
+    std::string variant = p.reduction == SCATTER_REDUCTION_NONE ? "raw" : p.data.info->name;
+    SCATTER_RETURN_IF_ERROR(pipelines_.get("scatter_" + variant, &scatter_pass));
+
+    const VolkDeviceTable& vk = device_.vk;
+    auto before = vk_struct<VkMemoryBarrier>(VK_STRUCTURE_TYPE_MEMORY_BARRIER);
+    before.srcAccessMask = VK_ACCESS_HOST_WRITE_BIT | VK_ACCESS_TRANSFER_WRITE_BIT | VK_ACCESS_SHADER_WRITE_BIT;
+    before.dstAccessMask = VK_ACCESS_TRANSFER_WRITE_BIT | VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT;
+    vk.vkCmdPipelineBarrier(cmd, VK_PIPELINE_STAGE_HOST_BIT | VK_PIPELINE_STAGE_TRANSFER_BIT | VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT,
+                            VK_PIPELINE_STAGE_TRANSFER_BIT | VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, 0, 1, &before, 0,
+                            nullptr, 0, nullptr);
+    vk.vkCmdFillBuffer(cmd, arena_.allocation.buffer, status_at_, S_WORDS * sizeof(uint32_t), SCATTER_STATUS_NONE);
+    if (has_counts_)
+        vk.vkCmdFillBuffer(cmd, arena_.allocation.buffer, scratch_at_ + counts_words_at_ * 4,
+                           align_up(uint64_t(p.out.element_count) * 4, 4), 0);
+    auto filled = vk_struct<VkMemoryBarrier>(VK_STRUCTURE_TYPE_MEMORY_BARRIER);
+    filled.srcAccessMask = VK_ACCESS_TRANSFER_WRITE_BIT;
+    filled.dstAccessMask = VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT;
+    vk.vkCmdPipelineBarrier(cmd, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, 0, 1, &filled, 0,
+                            nullptr, 0, nullptr);
+
+    if (p.op == OpKind::Elements) {
+        if (p.policy == SCATTER_OUT_OF_RANGE_ERROR)
+            dispatch(cmd, index_pass, SCATTER_MODE_VALIDATE_ELEMENTS, p.indices.element_count);
+    } else {
+        dispatch(cmd, index_pass, SCATTER_MODE_RESOLVE_SLICES, p.slices);
+    }
+    if (needs_divisor_check(p)) dispatch(cmd, index_pass, SCATTER_MODE_CHECK_DIVISORS, p.updates.element_count);
+    if (!p.in_place) dispatch(cmd, copy_pass, SCATTER_MODE_COPY, p.out.element_count);
+    if (!p.no_updates()) {
+        int64_t columns = p.op == OpKind::Elements ? p.indices.element_count / p.indices.shape[p.axis] : p.outer * p.inner;
+        dispatch(cmd, scatter_pass, SCATTER_MODE_APPLY, columns);
+        if (p.reduction == SCATTER_REDUCTION_MEAN)
+            dispatch(cmd, scatter_pass, SCATTER_MODE_FINISH_MEAN, p.out.element_count);
+    }
+
+    auto after = vk_struct<VkMemoryBarrier>(VK_STRUCTURE_TYPE_MEMORY_BARRIER);
+    after.srcAccessMask = VK_ACCESS_SHADER_WRITE_BIT | VK_ACCESS_TRANSFER_WRITE_BIT;
+    after.dstAccessMask = VK_ACCESS_HOST_READ_BIT | VK_ACCESS_TRANSFER_READ_BIT | VK_ACCESS_SHADER_READ_BIT;
+    vk.vkCmdPipelineBarrier(cmd, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT | VK_PIPELINE_STAGE_TRANSFER_BIT,
+                            VK_PIPELINE_STAGE_HOST_BIT | VK_PIPELINE_STAGE_TRANSFER_BIT | VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT,
+                            0, 1, &after, 0, nullptr, 0, nullptr);
+    return Status();
+}
+
+Status RecordedOperation::index_error() const {
+    const OpPlan& p = plan_;
+    const uint32_t* status = reinterpret_cast<const uint32_t*>(arena_.allocation.mapped + status_at_);
+    const TensorView& idx = p.indices;
+    const int64_t* strides[] = {idx.strides};
+    StridedWalk<1> walk(idx.rank, idx.shape, strides);
+    walk.seek(int64_t(status[S_BAD_INDEX]));
+    const bool is_i64 = idx.dtype() == SCATTER_DTYPE_I64;
+    char bytes[8] = {};
+    if (idx.buffer == nullptr) {
+        std::memcpy(bytes, idx.host + walk.offset(0) * idx.element_size, idx.element_size);
+    } else {
+        SCATTER_RETURN_IF_ERROR(vulkan_buffer(idx.buffer).read(
+            uint64_t(int64_t(idx.byte_offset) + walk.offset(0) * idx.element_size), bytes, idx.element_size));
+    }
+    int64_t value = load_index(bytes, is_i64, 0);
+    uint32_t axis = p.op == OpKind::Nd ? uint32_t(walk.position(idx.rank - 1)) : uint32_t(p.axis);
+    int64_t bound = p.data.shape[axis];
+    char where[SCATTER_MAX_RANK * 24];
+    format_position(walk.position(), idx.rank, where, sizeof where);
+    return make_error(SCATTER_ERROR_INDEX_OUT_OF_RANGE, "indices%s = %" PRId64 " is outside [-%" PRId64 ", %" PRId64 ") on axis %u",
+                      where, value, bound, bound, axis);
+}
+
+Status RecordedOperation::divisor_error() const {
+    const uint32_t* status = reinterpret_cast<const uint32_t*>(arena_.allocation.mapped + status_at_);
+    const TensorView& upd = plan_.updates;
+    const int64_t* strides[] = {upd.strides};
+    StridedWalk<1> walk(upd.rank, upd.shape, strides);
+    walk.seek(int64_t(status[S_BAD_DIVISOR]));
+    char where[SCATTER_MAX_RANK * 24];
+    format_position(walk.position(), upd.rank, where, sizeof where);
+    return make_error(SCATTER_ERROR_INVALID_ARGUMENT, "updates%s = 0 divides an integer target: integer division by zero",
+                      where);
+}
+
+Status RecordedOperation::finish() {
+    const uint32_t* status = reinterpret_cast<const uint32_t*>(arena_.allocation.mapped + status_at_);
+    if (status[S_BAD_INDEX] != SCATTER_STATUS_NONE) return index_error();
+    if (status[S_BAD_DIVISOR] != SCATTER_STATUS_NONE) return divisor_error();
+    const TensorView& out = plan_.out;
+    if (!out_on_host_ || out.empty()) return Status();
+    const char* staged = arena_.allocation.mapped + out_staged_at_ - out.min_byte;  // element 0
+    if (out.contiguous) {
+        std::memcpy(out.host, staged, size_t(out.end_byte));
+        return Status();
+    }
+    // Element by element: the gaps between strided elements are not ours to write.
+    const int64_t* strides[] = {out.strides};
+    StridedWalk<1> walk(out.rank, out.shape, strides);
+    const size_t size = out.element_size;
+    for (int64_t i = 0; i < out.element_count; ++i, walk.next())
+        std::memcpy(out.host + walk.offset(0) * int64_t(size), staged + walk.offset(0) * int64_t(size), size);
+    return Status();
+}
+
+}  // namespace scatter

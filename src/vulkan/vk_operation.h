@@ -1,0 +1,66 @@
+// RecordedOperation: one scatter operation recorded into a command buffer, with the transient
+// memory it owns until the device has finished it (parameter block, status words, scratch
+// tables, staged host tensors, descriptor set).
+//
+// Passes (each a dispatch, separated by compute->compute barriers):
+//   1. index   elements + policy ERROR: validate every index;
+//              rows/nd: resolve each slice's target row (validating under policy ERROR)
+//   2. index   integer div only: find zero divisors that would be applied
+//   3. copy    out = data, unless in place
+//   4. scatter one invocation per column applies its updates in row-major order
+//   5. scatter mean only: divide hit targets by their count
+// Passes 3-5 do nothing when pass 1 or 2 recorded a failure, so a failed call writes nothing.
+#pragma once
+
+#include "core/op_plan.h"
+#include "vulkan/vk_memory.h"
+#include "vulkan/vk_pipelines.h"
+
+namespace scatter {
+
+class RecordedOperation {
+public:
+    RecordedOperation(VulkanDevice& device, PipelineSet& pipelines) : device_(device), pipelines_(pipelines), arena_(device) {}
+    ~RecordedOperation();
+    RecordedOperation(const RecordedOperation&) = delete;
+    RecordedOperation& operator=(const RecordedOperation&) = delete;
+
+    // Checks that the device can run `plan`, stages host inputs and records every pass.
+    // allow_host_out: whether `out` may be host memory (copied back by finish()).
+    Status record(const OpPlan& plan, VkCommandBuffer command_buffer, bool allow_host_out);
+
+    // After the commands completed: the operation's result (an index or divisor error with its
+    // message, nothing written), and host outputs copied back on success.
+    Status finish();
+
+private:
+    struct Binding {
+        VkBuffer buffer = VK_NULL_HANDLE;
+        uint64_t buffer_size = 0;  // size of the whole VkBuffer
+        uint64_t start = 0;        // where the first window starts in the VkBuffer
+        int64_t base_byte = 0;     // element 0, relative to `start`
+    };
+
+    Status check_device_support() const;
+    Status bind_tensor(const TensorView& view, uint64_t staged_at, Binding* binding) const;
+    void fill_parameters(int32_t* p) const;
+    Status write_descriptors();
+    void dispatch(VkCommandBuffer cmd, VkPipeline pipeline, uint32_t mode, int64_t count);
+    Status index_error() const;
+    Status divisor_error() const;
+
+    VulkanDevice& device_;
+    PipelineSet& pipelines_;
+    ScopedAllocation arena_;
+    VkDescriptorPool pool_ = VK_NULL_HANDLE;
+    VkDescriptorSet set_ = VK_NULL_HANDLE;
+    OpPlan plan_;
+    bool has_counts_ = false;
+    uint64_t params_at_ = 0, status_at_ = 0, scratch_at_ = 0, scratch_bytes_ = 0;
+    uint64_t counts_words_at_ = 0;  // word offset of the counts inside scratch
+    uint64_t out_staged_at_ = 0;
+    bool out_on_host_ = false;
+    Binding out_, data_, indices_, updates_;
+};
+
+}  // namespace scatter

@@ -1,0 +1,86 @@
+#include "vulkan/vk_pipelines.h"
+
+#include "vulkan/shader_registry.h"
+
+#include "scatter_shared.h"
+
+namespace scatter {
+
+PipelineSet::~PipelineSet() {
+    for (auto& entry : pipelines_) device_.vk.vkDestroyPipeline(device_.device, entry.second, nullptr);
+    if (cache_ != VK_NULL_HANDLE) device_.vk.vkDestroyPipelineCache(device_.device, cache_, nullptr);
+    if (layout_ != VK_NULL_HANDLE) device_.vk.vkDestroyPipelineLayout(device_.device, layout_, nullptr);
+    if (set_layout_ != VK_NULL_HANDLE) device_.vk.vkDestroyDescriptorSetLayout(device_.device, set_layout_, nullptr);
+}
+
+Status PipelineSet::init(const void* initial_cache, size_t initial_cache_size) {
+    VkDescriptorSetLayoutBinding bindings[SCATTER_BINDING_COUNT] = {};
+    for (uint32_t b = 0; b < SCATTER_BINDING_COUNT; ++b) {
+        bindings[b].binding = b;
+        bindings[b].descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER;
+        bindings[b].descriptorCount = b < SCATTER_BINDING_OUT ? 1 : SCATTER_WINDOWS;
+        bindings[b].stageFlags = VK_SHADER_STAGE_COMPUTE_BIT;
+    }
+    auto set_info = vk_struct<VkDescriptorSetLayoutCreateInfo>(VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO);
+    set_info.bindingCount = SCATTER_BINDING_COUNT;
+    set_info.pBindings = bindings;
+    SCATTER_VK_CHECK(device_.vk.vkCreateDescriptorSetLayout(device_.device, &set_info, nullptr, &set_layout_),
+                     "vkCreateDescriptorSetLayout");
+    VkPushConstantRange push{VK_SHADER_STAGE_COMPUTE_BIT, 0, sizeof(PushConstants)};
+    auto layout_info = vk_struct<VkPipelineLayoutCreateInfo>(VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO);
+    layout_info.setLayoutCount = 1;
+    layout_info.pSetLayouts = &set_layout_;
+    layout_info.pushConstantRangeCount = 1;
+    layout_info.pPushConstantRanges = &push;
+    SCATTER_VK_CHECK(device_.vk.vkCreatePipelineLayout(device_.device, &layout_info, nullptr, &layout_),
+                     "vkCreatePipelineLayout");
+    auto cache_info = vk_struct<VkPipelineCacheCreateInfo>(VK_STRUCTURE_TYPE_PIPELINE_CACHE_CREATE_INFO);
+    cache_info.initialDataSize = initial_cache_size;
+    cache_info.pInitialData = initial_cache_size > 0 ? initial_cache : nullptr;
+    SCATTER_VK_CHECK(device_.vk.vkCreatePipelineCache(device_.device, &cache_info, nullptr, &cache_),
+                     "vkCreatePipelineCache");
+    return Status();
+}
+
+Status PipelineSet::get(const std::string& name, VkPipeline* out) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    auto found = pipelines_.find(name);
+    if (found != pipelines_.end()) {
+        *out = found->second;
+        return Status();
+    }
+    const ShaderCode* code = find_shader_code(name.c_str());
+    if (code == nullptr) return make_error(SCATTER_ERROR_INTERNAL, "no embedded shader named %s", name.c_str());
+    auto module_info = vk_struct<VkShaderModuleCreateInfo>(VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO);
+    module_info.codeSize = code->size_bytes;
+    module_info.pCode = code->words;
+    VkShaderModule module = VK_NULL_HANDLE;
+    SCATTER_VK_CHECK(device_.vk.vkCreateShaderModule(device_.device, &module_info, nullptr, &module),
+                     "vkCreateShaderModule");
+    auto info = vk_struct<VkComputePipelineCreateInfo>(VK_STRUCTURE_TYPE_COMPUTE_PIPELINE_CREATE_INFO);
+    info.stage.sType = VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO;
+    info.stage.stage = VK_SHADER_STAGE_COMPUTE_BIT;
+    info.stage.module = module;
+    info.stage.pName = "main";
+    info.layout = layout_;
+    VkPipeline pipeline = VK_NULL_HANDLE;
+    VkResult r = device_.vk.vkCreateComputePipelines(device_.device, cache_, 1, &info, nullptr, &pipeline);
+    device_.vk.vkDestroyShaderModule(device_.device, module, nullptr);
+    if (r != VK_SUCCESS) return vk_error(r, "vkCreateComputePipelines");
+    pipelines_[name] = pipeline;
+    *out = pipeline;
+    return Status();
+}
+
+Status PipelineSet::export_cache(std::vector<uint8_t>* out) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    size_t size = 0;
+    SCATTER_VK_CHECK(device_.vk.vkGetPipelineCacheData(device_.device, cache_, &size, nullptr), "vkGetPipelineCacheData");
+    out->resize(size);
+    SCATTER_VK_CHECK(device_.vk.vkGetPipelineCacheData(device_.device, cache_, &size, out->data()),
+                     "vkGetPipelineCacheData");
+    out->resize(size);
+    return Status();
+}
+
+}  // namespace scatter
