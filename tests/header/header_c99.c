@@ -1,0 +1,75 @@
+/* The public header compiled as strict C99 (-std=c99 -Wall -Wextra -pedantic -Werror), every
+ * *_INIT macro used, and a few calls linked against the library and run. */
+#include <scatter/scatter.h>
+
+#include <stdio.h>
+#include <string.h>
+
+#define CHECK(cond)                                                          \
+    do {                                                                     \
+        if (!(cond)) {                                                       \
+            fprintf(stderr, "%s:%d: check failed: %s (%s)\n", __FILE__,      \
+                    __LINE__, #cond, scatter_last_error_message());          \
+            return 1;                                                        \
+        }                                                                    \
+    } while (0)
+
+#define COUNT_STATUS(name, value, description) +1
+static const int status_count = 0 SCATTER_STATUS_LIST(COUNT_STATUS);
+#undef COUNT_STATUS
+
+int main(void) {
+    scatter_context_desc desc = SCATTER_CONTEXT_DESC_INIT;
+    scatter_options options = SCATTER_OPTIONS_INIT;
+    scatter_tensor data = SCATTER_TENSOR_INIT;
+    scatter_tensor indices = SCATTER_TENSOR_INIT;
+    scatter_tensor updates = SCATTER_TENSOR_INIT;
+    scatter_tensor out = SCATTER_TENSOR_INIT;
+    scatter_context context = NULL;
+    const int64_t data_shape[2] = {3, 2};
+    const int64_t index_shape[1] = {2};
+    const int64_t update_shape[2] = {2, 2};
+    float data_values[6] = {1, 2, 3, 4, 5, 6};
+    int32_t index_values[2] = {2, -3}; /* rows 2 and 0 */
+    float update_values[4] = {10, 20, 30, 40};
+    float out_values[6] = {0};
+    const float expected[6] = {31, 42, 3, 4, 15, 26};
+    scatter_backend backend = SCATTER_BACKEND_AUTO;
+
+    CHECK(scatter_version() == SCATTER_VERSION);
+    CHECK(strcmp(scatter_status_name(SCATTER_ERROR_INTERNAL), "SCATTER_ERROR_INTERNAL") == 0);
+    CHECK(status_count == 10);
+    CHECK(scatter_dtype_size(SCATTER_DTYPE_F32) == sizeof(float));
+
+    desc.backend = SCATTER_BACKEND_CPU;
+    desc.thread_count = 1;
+    CHECK(scatter_context_create(&desc, &context) == SCATTER_OK);
+    CHECK(scatter_context_backend(context, &backend) == SCATTER_OK);
+    CHECK(backend == SCATTER_BACKEND_CPU);
+
+    data.dtype = SCATTER_DTYPE_F32;
+    data.rank = 2;
+    data.shape = data_shape;
+    data.data = data_values;
+    out = data;
+    out.data = out_values;
+    indices.dtype = SCATTER_DTYPE_I32;
+    indices.rank = 1;
+    indices.shape = index_shape;
+    indices.data = index_values;
+    updates.dtype = SCATTER_DTYPE_F32;
+    updates.rank = 2;
+    updates.shape = update_shape;
+    updates.data = update_values;
+    options.reduction = SCATTER_REDUCTION_ADD;
+
+    CHECK(scatter_rows(context, &data, &indices, &updates, &options, &out) == SCATTER_OK);
+    CHECK(memcmp(out_values, expected, sizeof(expected)) == 0);
+    CHECK(scatter_rows(NULL, &data, &indices, &updates, &options, &out) ==
+          SCATTER_ERROR_INVALID_ARGUMENT);
+    CHECK(strlen(scatter_last_error_message()) > 0);
+
+    scatter_context_destroy(context);
+    printf("libscatter %s from C99: ok\n", scatter_version_string());
+    return 0;
+}
