@@ -1,0 +1,338 @@
+#include "scatter_case.h"
+
+#include "scatter_reference.h"
+
+#include <cstring>
+#include <limits>
+#include <sstream>
+
+namespace vulkan_test {
+namespace {
+
+constexpr size_t kGuardBytes = 256;
+constexpr uint8_t kGuardByte = 0xA5;
+
+std::vector<int64_t> contiguous_strides(const std::vector<int64_t>& shape, int64_t factor) {
+    std::vector<int64_t> strides(shape.size());
+    int64_t s = factor;
+    for (size_t d = shape.size(); d-- > 0;) {
+        strides[d] = s;
+        s *= shape[d] > 0 ? shape[d] : 1;
+    }
+    return strides;
+}
+
+scatter_tensor make_tensor(scatter_dtype dtype, uint32_t element_size, const std::vector<int64_t>& shape) {
+    scatter_tensor t = SCATTER_TENSOR_INIT;
+    t.dtype = dtype;
+    t.element_size = dtype == SCATTER_DTYPE_OPAQUE ? element_size : 0;
+    t.rank = uint32_t(shape.size());
+    t.shape = shape.data();
+    return t;
+}
+
+scatter_status call_reference(const Case& c, const scatter_tensor* d, const scatter_tensor* i,
+                              const scatter_tensor* u, const scatter_tensor* o) {
+    scatter_reference::Op op = c.op == Op::Elements ? scatter_reference::Op::elements
+                               : c.op == Op::Rows   ? scatter_reference::Op::rows
+                                                    : scatter_reference::Op::nd;
+    return scatter_reference::run(op, d, i, u, &c.options, o);
+}
+
+scatter_status call(scatter_context ctx, const Case& c, const scatter_tensor* d, const scatter_tensor* i,
+                    const scatter_tensor* u, const scatter_tensor* o) {
+    if (ctx == nullptr) return call_reference(c, d, i, u, o);
+    switch (c.op) {
+        case Op::Elements: return scatter_elements(ctx, d, i, u, &c.options, o);
+        case Op::Rows: return scatter_rows(ctx, d, i, u, &c.options, o);
+        default: return scatter_nd(ctx, d, i, u, &c.options, o);
+    }
+}
+
+// Spreads contiguous bytes into every second element of a twice-as-large array (stride 2 on the
+// last dimension, so the gaps interleave), with the gaps set to the guard byte.
+std::vector<uint8_t> spread(const std::vector<uint8_t>& bytes, uint32_t size) {
+    std::vector<uint8_t> wide(bytes.size() * 2, kGuardByte);
+    for (size_t e = 0; e < bytes.size() / size; ++e) std::memcpy(&wide[2 * e * size], &bytes[e * size], size);
+    return wide;
+}
+
+std::vector<uint8_t> gather(const std::vector<uint8_t>& wide, uint32_t size, std::string* canary) {
+    std::vector<uint8_t> bytes(wide.size() / 2);
+    for (size_t e = 0; e < bytes.size() / size; ++e) {
+        std::memcpy(&bytes[e * size], &wide[2 * e * size], size);
+        for (uint32_t b = 0; b < size; ++b)
+            if (wide[(2 * e + 1) * size + b] != kGuardByte) *canary = "a gap between strided out elements changed";
+    }
+    return bytes;
+}
+
+Result run_host(scatter_context ctx, const Case& c, bool strided) {
+    Result r;
+    const uint32_t size = c.element_size;
+    scatter_dtype index_dtype = c.index_i64 ? SCATTER_DTYPE_I64 : SCATTER_DTYPE_I32;
+    std::vector<uint8_t> data = c.data, updates = c.updates, indices = c.indices;
+    std::vector<uint8_t> out = strided ? spread(c.data, size) : c.data;
+    std::vector<uint8_t> wide_updates = strided ? spread(updates, size) : updates;
+    std::vector<int64_t> out_strides = contiguous_strides(c.data_shape, 1);
+    std::vector<int64_t> update_strides = contiguous_strides(c.update_shape, 1);
+    if (strided) {
+        // Doubling every stride puts element e at 2e: exactly what spread() wrote.
+        for (auto& s : out_strides) s *= 2;
+        for (auto& s : update_strides) s *= 2;
+    }
+    scatter_tensor d = make_tensor(c.dtype, size, c.data_shape);
+    d.data = data.data();
+    scatter_tensor i = make_tensor(index_dtype, 0, c.index_shape);
+    i.data = indices.data();
+    scatter_tensor u = make_tensor(c.dtype, size, c.update_shape);
+    u.data = wide_updates.data();
+    u.strides = update_strides.data();
+    scatter_tensor o = make_tensor(c.dtype, size, c.data_shape);
+    o.data = out.data();
+    o.strides = out_strides.data();
+    if (c.in_place) {
+        o.data = d.data;
+        o.strides = nullptr;
+    }
+    r.status = call(ctx, c, &d, &i, &u, &o);
+    if (r.status != SCATTER_OK) r.message = scatter_last_error_message();
+    if (c.in_place) r.out = data;
+    else r.out = strided ? gather(out, size, &r.canary) : out;
+    return r;
+}
+
+// One tensor in its own buffer: guard | tensor | guard.
+struct GuardedBuffer {
+    scatter_buffer buffer = nullptr;
+    size_t bytes = 0;
+    ~GuardedBuffer() { scatter_buffer_destroy(buffer); }
+    bool create(scatter_context ctx, const std::vector<uint8_t>& contents) {
+        bytes = contents.size();
+        std::vector<uint8_t> all(bytes + 2 * kGuardBytes, kGuardByte);
+        std::memcpy(all.data() + kGuardBytes, contents.data(), bytes);
+        return scatter_buffer_create(ctx, all.size(), &buffer) == SCATTER_OK &&
+               scatter_buffer_write(buffer, 0, all.data(), all.size()) == SCATTER_OK;
+    }
+    std::vector<uint8_t> read(std::string* canary) const {
+        std::vector<uint8_t> all(bytes + 2 * kGuardBytes);
+        if (scatter_buffer_read(buffer, 0, all.data(), all.size()) != SCATTER_OK) *canary = "buffer read failed";
+        for (size_t b = 0; b < kGuardBytes; ++b)
+            if (all[b] != kGuardByte || all[kGuardBytes + bytes + b] != kGuardByte)
+                *canary = "a guard region around a device buffer changed";
+        return std::vector<uint8_t>(all.begin() + kGuardBytes, all.begin() + kGuardBytes + bytes);
+    }
+};
+
+Result run_buffers(scatter_context ctx, const Case& c) {
+    Result r;
+    GuardedBuffer data, indices, updates, out;
+    if (!data.create(ctx, c.data) || !indices.create(ctx, c.indices) || !updates.create(ctx, c.updates) ||
+        (!c.in_place && !out.create(ctx, c.data))) {
+        r.status = SCATTER_ERROR_INTERNAL;
+        r.message = std::string("creating buffers failed: ") + scatter_last_error_message();
+        return r;
+    }
+    scatter_tensor d = make_tensor(c.dtype, c.element_size, c.data_shape);
+    d.buffer = data.buffer;
+    d.byte_offset = kGuardBytes;
+    scatter_tensor i = make_tensor(c.index_i64 ? SCATTER_DTYPE_I64 : SCATTER_DTYPE_I32, 0, c.index_shape);
+    i.buffer = indices.buffer;
+    i.byte_offset = kGuardBytes;
+    scatter_tensor u = make_tensor(c.dtype, c.element_size, c.update_shape);
+    u.buffer = updates.buffer;
+    u.byte_offset = kGuardBytes;
+    scatter_tensor o = d;
+    if (!c.in_place) o.buffer = out.buffer;
+    r.status = call(ctx, c, &d, &i, &u, &o);
+    if (r.status != SCATTER_OK) r.message = scatter_last_error_message();
+    r.out = c.in_place ? data.read(&r.canary) : out.read(&r.canary);
+    if (!c.in_place && data.read(&r.canary) != c.data) r.canary = "data changed although out is another buffer";
+    indices.read(&r.canary);
+    updates.read(&r.canary);
+    return r;
+}
+
+template <class T>
+void put(std::vector<uint8_t>* out, size_t e, T v) {
+    std::memcpy(out->data() + e * sizeof(T), &v, sizeof(T));
+}
+
+uint16_t f32_to_bf16_truncate(float f) {
+    uint32_t u;
+    std::memcpy(&u, &f, 4);
+    return uint16_t(u >> 16);
+}
+
+// f32 -> f16 for exactly representable small values (the generator only uses those).
+uint16_t small_f32_to_f16(float f) {
+    uint32_t u;
+    std::memcpy(&u, &f, 4);
+    uint32_t sign = (u >> 16) & 0x8000u, magnitude = u & 0x7fffffffu;
+    if (magnitude == 0) return uint16_t(sign);
+    uint32_t exponent = (magnitude >> 23) - 112u;
+    return uint16_t(sign | (exponent << 10) | ((magnitude >> 13) & 0x3ffu));
+}
+
+double interesting_double(std::mt19937_64& rng, bool nonzero) {
+    const double inf = std::numeric_limits<double>::infinity();
+    const double specials[] = {0.0, -0.0, inf, -inf, std::numeric_limits<double>::quiet_NaN(), 1e30, -1e-30, 65504.0, 3.0e38};
+    uint64_t pick = rng() % 16;
+    double v;
+    if (pick == 0) v = specials[rng() % (sizeof specials / sizeof specials[0])];
+    else v = double(int64_t(rng() % 33) - 16) / double(1 << (rng() % 4));  // k/8: exact in every float type
+    if (nonzero && v == 0.0) v = 1.5;
+    return v;
+}
+
+}  // namespace
+
+int64_t element_count(const std::vector<int64_t>& shape) {
+    int64_t n = 1;
+    for (int64_t s : shape) n *= s;
+    return n;
+}
+
+std::string Case::describe() const {
+    std::ostringstream s;
+    const char* ops[] = {"elements", "rows", "nd"};
+    s << ops[int(op)] << " " << scatter_dtype_name(dtype) << " " << scatter_reduction_name(options.reduction)
+      << " axis=" << options.axis << " policy=" << int(options.out_of_range)
+      << (options.flags & SCATTER_OPTION_EXCLUDE_SELF ? " exclude_self" : "") << (in_place ? " in_place" : "")
+      << (index_i64 ? " i64" : " i32") << " data=[";
+    for (int64_t d : data_shape) s << d << ",";
+    s << "] indices=[";
+    for (int64_t d : index_shape) s << d << ",";
+    s << "]";
+    return s.str();
+}
+
+void random_values(std::mt19937_64& rng, scatter_dtype dtype, uint32_t size, size_t count, bool nonzero,
+                   std::vector<uint8_t>* out) {
+    out->assign(count * size, 0);
+    for (size_t e = 0; e < count; ++e) {
+        bool raw_bits = rng() % 8 == 0;
+        switch (dtype) {
+            case SCATTER_DTYPE_F16:
+            case SCATTER_DTYPE_BF16: {
+                uint16_t bits;
+                if (raw_bits) bits = uint16_t(rng());
+                else {
+                    float v = float(int64_t(rng() % 33) - 16) / float(1 << (rng() % 4));
+                    bits = dtype == SCATTER_DTYPE_F16 ? small_f32_to_f16(v) : f32_to_bf16_truncate(v);
+                }
+                if (nonzero && (bits & 0x7fffu) == 0) bits = 0x3c00u;
+                put(out, e, bits);
+                break;
+            }
+            case SCATTER_DTYPE_F32: {
+                float v = float(interesting_double(rng, nonzero));
+                if (raw_bits) {
+                    uint32_t bits = uint32_t(rng());
+                    std::memcpy(&v, &bits, 4);
+                }
+                put(out, e, v);
+                break;
+            }
+            case SCATTER_DTYPE_F64: put(out, e, raw_bits ? double(int64_t(rng()) >> 11) * 1e-3 : interesting_double(rng, nonzero)); break;
+            case SCATTER_DTYPE_C64:
+                put(out, 2 * e, float(interesting_double(rng, nonzero)));
+                put(out, 2 * e + 1, float(interesting_double(rng, false)));
+                break;
+            case SCATTER_DTYPE_C128:
+                put(out, 2 * e, interesting_double(rng, nonzero));
+                put(out, 2 * e + 1, interesting_double(rng, false));
+                break;
+            case SCATTER_DTYPE_BOOL: (*out)[e] = uint8_t(rng() % 5 == 0 ? 2 : rng() % 2); break;
+            case SCATTER_DTYPE_OPAQUE:
+                for (uint32_t b = 0; b < size; ++b) (*out)[e * size + b] = uint8_t(rng());
+                break;
+            default: {  // integers: small values mostly, extremes and random bits sometimes
+                uint64_t v = raw_bits ? rng() : uint64_t(int64_t(rng() % 21) - 10);
+                if (rng() % 16 == 0) v = uint64_t(1) << (size * 8 - 1);  // the signed minimum
+                if (nonzero && (v & (size == 8 ? ~uint64_t(0) : ((uint64_t(1) << (size * 8)) - 1))) == 0) v = 3;
+                std::memcpy(out->data() + e * size, &v, size);  // little-endian low bytes
+                break;
+            }
+        }
+    }
+}
+
+Case random_case(std::mt19937_64& rng, Op op, scatter_dtype dtype, scatter_reduction reduction) {
+    Case c;
+    c.op = op;
+    c.dtype = dtype;
+    c.element_size = dtype == SCATTER_DTYPE_OPAQUE ? uint32_t(1 + rng() % 7) : uint32_t(scatter_dtype_size(dtype));
+    c.index_i64 = rng() % 2 == 0;
+    c.options.reduction = reduction;
+    static const scatter_out_of_range policies[] = {SCATTER_OUT_OF_RANGE_ERROR, SCATTER_OUT_OF_RANGE_SKIP,
+                                                    SCATTER_OUT_OF_RANGE_CLAMP};
+    c.options.out_of_range = policies[rng() % 3];
+    if (rng() % 3 == 0) c.options.flags |= SCATTER_OPTION_EXCLUDE_SELF;
+    c.in_place = rng() % 4 == 0;
+
+    const size_t rank = 1 + rng() % 3;
+    c.data_shape.resize(rank);
+    for (auto& s : c.data_shape) s = 1 + int64_t(rng() % 6);
+    const bool out_of_range_allowed = c.options.out_of_range != SCATTER_OUT_OF_RANGE_ERROR;
+    std::vector<int64_t> index_values;
+    std::vector<int64_t> bounds;  // the dimension size each index addresses
+    if (op == Op::Elements) {
+        int axis = int(rng() % rank);
+        c.options.axis = rng() % 2 ? axis : axis - int(rank);  // negative axes too
+        c.index_shape = c.data_shape;
+        for (size_t d = 0; d < rank; ++d)
+            c.index_shape[d] = int64_t(d) == axis ? 1 + int64_t(rng() % 7) : 1 + int64_t(rng() % c.data_shape[d]);
+        c.update_shape = c.index_shape;
+        bounds.assign(size_t(element_count(c.index_shape)), c.data_shape[axis]);
+    } else if (op == Op::Rows) {
+        int axis = int(rng() % rank);
+        c.options.axis = axis;
+        size_t q = rng() % 3;
+        c.index_shape.resize(q);
+        for (auto& s : c.index_shape) s = 1 + int64_t(rng() % 4);
+        c.update_shape.assign(c.data_shape.begin(), c.data_shape.begin() + axis);
+        c.update_shape.insert(c.update_shape.end(), c.index_shape.begin(), c.index_shape.end());
+        c.update_shape.insert(c.update_shape.end(), c.data_shape.begin() + axis + 1, c.data_shape.end());
+        bounds.assign(size_t(element_count(c.index_shape)), c.data_shape[axis]);
+    } else {
+        size_t k = 1 + rng() % rank;
+        size_t batch = rng() % 3;
+        c.index_shape.resize(batch);
+        for (auto& s : c.index_shape) s = 1 + int64_t(rng() % 4);
+        c.update_shape = c.index_shape;
+        c.index_shape.push_back(int64_t(k));
+        c.update_shape.insert(c.update_shape.end(), c.data_shape.begin() + k, c.data_shape.end());
+        for (int64_t j = 0; j < element_count(c.index_shape) / int64_t(k); ++j)
+            for (size_t d = 0; d < k; ++d) bounds.push_back(c.data_shape[d]);
+    }
+    for (int64_t bound : bounds) {
+        int64_t v = int64_t(rng() % uint64_t(2 * bound)) - bound;  // [-s, s)
+        if (out_of_range_allowed && rng() % 6 == 0) v = rng() % 2 ? bound + int64_t(rng() % 3) : -bound - 1 - int64_t(rng() % 3);
+        if (out_of_range_allowed && c.index_i64 && rng() % 40 == 0) v = rng() % 2 ? INT64_MAX - 1 : INT64_MIN + 1;
+        index_values.push_back(v);
+    }
+    c.indices.resize(index_values.size() * (c.index_i64 ? 8 : 4));
+    for (size_t e = 0; e < index_values.size(); ++e) {
+        if (c.index_i64) put(&c.indices, e, index_values[e]);
+        else put(&c.indices, e, int32_t(index_values[e]));
+    }
+    const bool integer_div = reduction == SCATTER_REDUCTION_DIV && dtype != SCATTER_DTYPE_F16 &&
+                             dtype != SCATTER_DTYPE_BF16 && dtype != SCATTER_DTYPE_F32 && dtype != SCATTER_DTYPE_F64 &&
+                             dtype != SCATTER_DTYPE_C64 && dtype != SCATTER_DTYPE_C128;
+    random_values(rng, dtype, c.element_size, size_t(element_count(c.data_shape)), false, &c.data);
+    random_values(rng, dtype, c.element_size, size_t(element_count(c.update_shape)), integer_div, &c.updates);
+    return c;
+}
+
+Result run_reference(const Case& c) { return run_host(nullptr, c, false); }
+
+Result run_case(scatter_context context, const Case& c, Layout layout) {
+    switch (layout) {
+        case Layout::Host: return run_host(context, c, false);
+        case Layout::HostStrided: return run_host(context, c, true);
+        default: return run_buffers(context, c);
+    }
+}
+
+}  // namespace vulkan_test

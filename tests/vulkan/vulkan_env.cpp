@@ -1,0 +1,61 @@
+#include "vulkan_env.h"
+
+#include <dlfcn.h>
+
+#include <cstdlib>
+#include <mutex>
+
+namespace vulkan_test {
+namespace {
+
+void count_problems(void* user, scatter_log_level level, const char* message) {
+    if (level < SCATTER_LOG_WARNING) return;
+    auto* log = static_cast<ValidationLog*>(user);
+    static std::mutex mutex;
+    std::lock_guard<std::mutex> lock(mutex);
+    if (log->problems.fetch_add(1) == 0) log->first = message;
+}
+
+// lavapipe leaks a little when the loader unloads it at exit, which LeakSanitizer reports; keep
+// the driver loaded for the whole process instead (the library itself never does this).
+void keep_lavapipe_loaded() {
+    static std::once_flag once;
+    std::call_once(once, [] { dlopen("libvulkan_lvp.so", RTLD_NOW | RTLD_NODELETE); });
+}
+
+}  // namespace
+
+bool vulkan_required() {
+    const char* env = std::getenv("SCATTER_TEST_REQUIRE_VULKAN");
+    return env != nullptr && env[0] == '1';
+}
+
+scatter_status create_vulkan_context(ValidationLog* log, scatter_context* out) {
+    keep_lavapipe_loaded();
+    scatter_context_desc desc = SCATTER_CONTEXT_DESC_INIT;
+    desc.backend = SCATTER_BACKEND_VULKAN;
+    desc.flags = SCATTER_CONTEXT_FLAG_VALIDATION;
+    desc.log = count_problems;
+    desc.log_user = log;
+    return scatter_context_create(&desc, out);
+}
+
+void VulkanTest::SetUp() {
+    scatter_status s = create_vulkan_context(&log, &vulkan);
+    if (s != SCATTER_OK) {
+        std::string why = std::string(scatter_status_name(s)) + ": " + scatter_last_error_message();
+        if (vulkan_required()) FAIL() << "no Vulkan context although SCATTER_TEST_REQUIRE_VULKAN=1: " << why;
+        GTEST_SKIP() << "no Vulkan device: " << why;
+    }
+    scatter_context_desc desc = SCATTER_CONTEXT_DESC_INIT;
+    desc.backend = SCATTER_BACKEND_CPU;
+    ASSERT_EQ(scatter_context_create(&desc, &cpu), SCATTER_OK);
+}
+
+void VulkanTest::TearDown() {
+    scatter_context_destroy(vulkan);
+    scatter_context_destroy(cpu);
+    EXPECT_EQ(log.problems.load(), 0) << "validation layer: " << log.first;
+}
+
+}  // namespace vulkan_test

@@ -1,0 +1,39 @@
+// What every Vulkan test shares: a Vulkan context on lavapipe with the Khronos validation layer
+// and a log callback that counts its warnings and errors, a CPU context to compare with, and the
+// rule that a missing Vulkan device fails the test when SCATTER_TEST_REQUIRE_VULKAN=1.
+#pragma once
+
+#include <scatter/scatter.h>
+
+#include <gtest/gtest.h>
+
+#include <atomic>
+#include <string>
+
+namespace vulkan_test {
+
+// Counts validation warnings and errors; the first message is kept for the failure report.
+struct ValidationLog {
+    std::atomic<int> problems{0};
+    std::string first;
+};
+
+// A Vulkan context (validation on) plus a CPU context. After each test, a validation message
+// fails the test.
+class VulkanTest : public ::testing::Test {
+protected:
+    void SetUp() override;
+    void TearDown() override;
+
+    scatter_context vulkan = nullptr;
+    scatter_context cpu = nullptr;
+    ValidationLog log;
+};
+
+// Creates a Vulkan context with validation whose messages go to `log`; OK or the failure.
+scatter_status create_vulkan_context(ValidationLog* log, scatter_context* out);
+
+// True when the environment demands a working Vulkan device.
+bool vulkan_required();
+
+}  // namespace vulkan_test
