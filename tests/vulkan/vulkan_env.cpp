@@ -16,11 +16,24 @@ void count_problems(void* user, scatter_log_level level, const char* message) {
     if (log->problems.fetch_add(1) == 0) log->first = message;
 }
 
+// Runs the tests on lavapipe (whatever GPUs the machine has), with a shader cache in the build
+// tree and a missing device counted as a failure. Set once, before any thread exists.
+void configure_environment() {
+    setenv("VK_DRIVER_FILES", SCATTER_TEST_LAVAPIPE_ICD, 1);
+    setenv("VK_ICD_FILENAMES", SCATTER_TEST_LAVAPIPE_ICD, 1);
+    setenv("LP_NUM_THREADS", "2", 0);
+    setenv("MESA_SHADER_CACHE_DIR", SCATTER_TEST_MESA_CACHE_DIR, 0);
+    setenv("SCATTER_TEST_REQUIRE_VULKAN", "1", 0);
+}
+
 // lavapipe leaks a little when the loader unloads it at exit, which LeakSanitizer reports; keep
 // the driver loaded for the whole process instead (the library itself never does this).
 void keep_lavapipe_loaded() {
     static std::once_flag once;
-    std::call_once(once, [] { dlopen("libvulkan_lvp.so", RTLD_NOW | RTLD_NODELETE); });
+    std::call_once(once, [] {
+        configure_environment();
+        dlopen("libvulkan_lvp.so", RTLD_NOW | RTLD_NODELETE);
+    });
 }
 
 }  // namespace
@@ -41,6 +54,7 @@ scatter_status create_vulkan_context(ValidationLog* log, scatter_context* out) {
 }
 
 void VulkanTest::SetUp() {
+    keep_lavapipe_loaded();
     scatter_status s = create_vulkan_context(&log, &vulkan);
     if (s != SCATTER_OK) {
         std::string why = std::string(scatter_status_name(s)) + ": " + scatter_last_error_message();

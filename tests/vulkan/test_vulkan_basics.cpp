@@ -1,0 +1,178 @@
+// Devices, buffers, errors (status, message and untouched destination), concurrency and a
+// tensor larger than one storage-buffer binding, on a Vulkan context.
+#include "scatter_case.h"
+#include "vulkan_env.h"
+
+#include <cstring>
+#include <thread>
+#include <vector>
+
+namespace vulkan_test {
+namespace {
+
+using Basics = VulkanTest;
+
+TEST_F(Basics, ListsVulkanDevicesWithFeatures) {
+    uint32_t count = 0;
+    ASSERT_EQ(scatter_devices(nullptr, &count), SCATTER_OK);
+    std::vector<scatter_device_info> infos(count);
+    for (auto& i : infos) i.struct_size = sizeof i;
+    ASSERT_EQ(scatter_devices(infos.data(), &count), SCATTER_OK);
+    int vulkan_devices = 0;
+    for (const auto& i : infos) {
+        if (i.backend != SCATTER_BACKEND_VULKAN) continue;
+        ++vulkan_devices;
+        EXPECT_GE(i.api_version, (1u << 22) | (1u << 12));  // Vulkan 1.1
+        EXPECT_GT(i.max_buffer_range, 0u);
+        EXPECT_NE(i.name[0], '\0');
+    }
+    EXPECT_GE(vulkan_devices, 1);
+    scatter_backend backend = SCATTER_BACKEND_AUTO;
+    ASSERT_EQ(scatter_context_backend(vulkan, &backend), SCATTER_OK);
+    EXPECT_EQ(backend, SCATTER_BACKEND_VULKAN);
+}
+
+TEST_F(Basics, BuffersStartZeroedAndRoundTrip) {
+    scatter_buffer b = nullptr;
+    ASSERT_EQ(scatter_buffer_create(vulkan, 1000, &b), SCATTER_OK);
+    std::vector<uint8_t> bytes(1000, 0xFF);
+    ASSERT_EQ(scatter_buffer_read(b, 0, bytes.data(), bytes.size()), SCATTER_OK);
+    EXPECT_EQ(bytes, std::vector<uint8_t>(1000, 0));
+    for (size_t i = 0; i < bytes.size(); ++i) bytes[i] = uint8_t(i * 7);
+    ASSERT_EQ(scatter_buffer_write(b, 0, bytes.data(), bytes.size()), SCATTER_OK);
+    std::vector<uint8_t> back(13);
+    ASSERT_EQ(scatter_buffer_read(b, 501, back.data(), back.size()), SCATTER_OK);
+    EXPECT_EQ(0, std::memcmp(back.data(), bytes.data() + 501, back.size()));
+    scatter_buffer empty = nullptr;
+    EXPECT_EQ(scatter_buffer_create(vulkan, 0, &empty), SCATTER_OK);
+    scatter_buffer_destroy(empty);
+    scatter_buffer_destroy(b);
+}
+
+// A case whose index or divisor is bad: both backends fail the same way and write nothing.
+void expect_same_failure(scatter_context cpu, scatter_context vulkan, Case c, scatter_status expected) {
+    Result want = run_case(cpu, c, Layout::Host);
+    ASSERT_EQ(want.status, expected) << want.message;
+    for (Layout layout : {Layout::Host, Layout::HostStrided, Layout::Buffer}) {
+        Result got = run_case(vulkan, c, layout);
+        EXPECT_EQ(got.status, expected);
+        EXPECT_EQ(got.message, want.message);
+        EXPECT_EQ(got.out, c.data) << "out changed although the call failed";
+        EXPECT_TRUE(got.canary.empty()) << got.canary;
+    }
+}
+
+TEST_F(Basics, IndexOutOfRangeIsFoundOnTheGpuBeforeAnyWrite) {
+    std::mt19937_64 rng(7);
+    for (Op op : {Op::Elements, Op::Rows, Op::Nd}) {
+        for (bool i64 : {false, true}) {
+            Case c = random_case(rng, op, SCATTER_DTYPE_F32, SCATTER_REDUCTION_ADD);
+            c.options.out_of_range = SCATTER_OUT_OF_RANGE_ERROR;
+            c.index_i64 = i64;
+            // Rewrite the indices as all zeros but one huge value in the middle.
+            size_t n = size_t(element_count(c.index_shape));
+            std::vector<uint8_t> fresh(n * (i64 ? 8 : 4), 0);
+            int64_t bad = i64 ? int64_t(1) << 40 : 1000;
+            std::memcpy(&fresh[(n / 2) * (i64 ? 8 : 4)], &bad, i64 ? 8 : 4);
+            c.indices = fresh;
+            SCOPED_TRACE(c.describe());
+            expect_same_failure(cpu, vulkan, c, SCATTER_ERROR_INDEX_OUT_OF_RANGE);
+        }
+    }
+}
+
+TEST_F(Basics, IntegerDivisionByZeroIsFoundBeforeAnyWrite) {
+    std::mt19937_64 rng(11);
+    for (Op op : {Op::Elements, Op::Rows, Op::Nd}) {
+        Case c = random_case(rng, op, SCATTER_DTYPE_I16, SCATTER_REDUCTION_DIV);
+        c.options.out_of_range = SCATTER_OUT_OF_RANGE_CLAMP;  // every update applies
+        std::memset(&c.updates[(c.updates.size() / 2) & ~size_t(1)], 0, 2);
+        SCOPED_TRACE(c.describe());
+        expect_same_failure(cpu, vulkan, c, SCATTER_ERROR_INVALID_ARGUMENT);
+    }
+}
+
+TEST_F(Basics, DuplicatesResolveInRowMajorOrder) {
+    // 1000 updates into 3 slots: float add is order-dependent, so only the sequential order
+    // reproduces the CPU bits.
+    std::mt19937_64 rng(3);
+    Case c;
+    c.op = Op::Elements;
+    c.dtype = SCATTER_DTYPE_F32;
+    c.data_shape = {3};
+    c.index_shape = c.update_shape = {1000};
+    random_values(rng, SCATTER_DTYPE_F32, 4, 3, false, &c.data);
+    c.updates.resize(4000);
+    for (size_t e = 0; e < 1000; ++e) {
+        float v = float(rng() % 100000) * 1e-3f;
+        std::memcpy(&c.updates[e * 4], &v, 4);
+    }
+    c.indices.resize(4000);
+    for (size_t e = 0; e < 1000; ++e) {
+        int32_t v = int32_t(rng() % 3);
+        std::memcpy(&c.indices[e * 4], &v, 4);
+    }
+    for (scatter_reduction r : {SCATTER_REDUCTION_NONE, SCATTER_REDUCTION_ADD, SCATTER_REDUCTION_MEAN}) {
+        c.options.reduction = r;
+        Result want = run_case(cpu, c, Layout::Host);
+        for (int run = 0; run < 2; ++run) EXPECT_EQ(run_case(vulkan, c, Layout::Buffer).out, want.out);
+    }
+}
+
+TEST_F(Basics, OneContextFromSeveralThreads) {
+    std::vector<Case> cases;
+    std::vector<Result> expected;
+    std::mt19937_64 rng(5);
+    for (int i = 0; i < 8; ++i) {
+        cases.push_back(random_case(rng, Op(i % 3), SCATTER_DTYPE_I32, SCATTER_REDUCTION_ADD));
+        expected.push_back(run_reference(cases.back()));
+    }
+    std::vector<std::thread> threads;
+    std::atomic<int> mismatches{0};
+    for (int t = 0; t < 4; ++t) {
+        threads.emplace_back([&, t] {
+            for (int round = 0; round < 3; ++round)
+                for (size_t i = size_t(t); i < cases.size(); i += 2) {
+                    Result got = run_case(vulkan, cases[i], round % 2 ? Layout::Buffer : Layout::Host);
+                    if (got.out != expected[i].out || got.status != expected[i].status) mismatches.fetch_add(1);
+                }
+        });
+    }
+    for (auto& t : threads) t.join();
+    EXPECT_EQ(mismatches.load(), 0);
+}
+
+TEST_F(Basics, TensorLargerThanOneBindingRange) {
+    // 40M f32 = 160 MiB: more than lavapipe's 128 MiB maxStorageBufferRange.
+    const int64_t n = 40 * 1024 * 1024;
+    Case c;
+    c.op = Op::Rows;
+    c.dtype = SCATTER_DTYPE_F32;
+    c.data_shape = {n};
+    c.index_shape = {4};
+    c.update_shape = {4};
+    c.data.assign(size_t(n) * 4, 0);
+    for (int64_t e = 0; e < n; e += 4096) {
+        float v = float(e);
+        std::memcpy(&c.data[size_t(e) * 4], &v, 4);
+    }
+    const int32_t idx[4] = {0, int32_t(n / 2), int32_t(n - 4096), -1};
+    c.indices.resize(16);
+    std::memcpy(c.indices.data(), idx, 16);
+    const float upd[4] = {1.5f, 2.5f, 3.5f, 4.5f};
+    c.updates.resize(16);
+    std::memcpy(c.updates.data(), upd, 16);
+    c.options.reduction = SCATTER_REDUCTION_ADD;
+    c.in_place = true;  // no copy pass: the test is about addressing past the first window
+    Result want = run_case(cpu, c, Layout::Host);
+    ASSERT_EQ(want.status, SCATTER_OK);
+    for (Layout layout : {Layout::Host, Layout::Buffer}) {
+        Result got = run_case(vulkan, c, layout);
+        ASSERT_EQ(got.status, SCATTER_OK) << got.message;
+        EXPECT_TRUE(got.out == want.out) << "large tensor differs";
+        EXPECT_TRUE(got.canary.empty()) << got.canary;
+    }
+}
+
+}  // namespace
+}  // namespace vulkan_test
