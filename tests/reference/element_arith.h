@@ -38,12 +38,19 @@ template <class F> bool min_keeps_t(F t, F u) {
     return std::signbit(t);
 }
 
+// A NaN computed by arithmetic is stored as the positive quiet NaN with no payload, so results
+// do not depend on which operand's NaN the hardware propagates (x86 and GPUs differ). none,
+// max and min copy an operand, NaN payload and all.
+template <class F> F canonical_nan(F x) {
+    return std::isnan(x) ? std::numeric_limits<F>::quiet_NaN() : x;
+}
+
 template <class F> F float_step(scatter_reduction r, F t, F u) {
     switch (r) {
-        case SCATTER_REDUCTION_ADD: case SCATTER_REDUCTION_MEAN: return t + u;
-        case SCATTER_REDUCTION_SUB: return t - u;
-        case SCATTER_REDUCTION_MUL: return t * u;
-        case SCATTER_REDUCTION_DIV: return t / u;
+        case SCATTER_REDUCTION_ADD: case SCATTER_REDUCTION_MEAN: return canonical_nan(t + u);
+        case SCATTER_REDUCTION_SUB: return canonical_nan(t - u);
+        case SCATTER_REDUCTION_MUL: return canonical_nan(t * u);
+        case SCATTER_REDUCTION_DIV: return canonical_nan(t / u);
         case SCATTER_REDUCTION_MAX: return max_keeps_t(t, u) ? t : u;
         case SCATTER_REDUCTION_MIN: return min_keeps_t(t, u) ? t : u;
         default: return u;
@@ -63,8 +70,10 @@ inline float step(scatter_reduction r, float t, float u) { return float_step(r, 
 inline double step(scatter_reduction r, double t, double u) { return float_step(r, t, u); }
 inline float identity(scatter_reduction r, float) { return float_identity<float>(r); }
 inline double identity(scatter_reduction r, double) { return float_identity<double>(r); }
-inline float divide_by_count(float sum, int64_t count) { return sum / float(count); }
-inline double divide_by_count(double sum, int64_t count) { return sum / double(count); }
+inline float divide_by_count(float sum, int64_t count) { return canonical_nan(sum / float(count)); }
+inline double divide_by_count(double sum, int64_t count) {
+    return canonical_nan(sum / double(count));
+}
 
 // ---- 16-bit floats: each step in f32, rounded to storage after it. max/min and none pick one
 // operand's stored bits unchanged. ----
@@ -91,10 +100,10 @@ inline BF16 identity(scatter_reduction r, BF16) {
     return BF16{f32_to_bf16(float_identity<float>(r))};
 }
 inline F16 divide_by_count(F16 sum, int64_t count) {
-    return F16{f32_to_f16(f16_to_f32(sum.bits) / float(count))};
+    return F16{f32_to_f16(canonical_nan(f16_to_f32(sum.bits) / float(count)))};
 }
 inline BF16 divide_by_count(BF16 sum, int64_t count) {
-    return BF16{f32_to_bf16(bf16_to_f32(sum.bits) / float(count))};
+    return BF16{f32_to_bf16(canonical_nan(bf16_to_f32(sum.bits) / float(count)))};
 }
 
 // ---- integers: add/sub/mul wrap (computed unsigned, at least 32 bits wide so that no
@@ -151,14 +160,15 @@ SCATTER_REFERENCE_INTEGER_OVERLOADS(uint64_t)
 
 template <class T> bool is_integer_zero(T value) { return value == T(0); }
 
-// ---- bool: add is logical or, mul logical and; any nonzero byte is true; results are 0/1 ----
+// ---- bool: add is logical or, mul logical and, any nonzero byte is true, and their results
+// are 0/1; none is an assignment like for every dtype and copies the update's byte as it is ----
 
 inline Bool step(scatter_reduction r, Bool t, Bool u) {
     bool a = t.byte != 0, b = u.byte != 0;
     switch (r) {
         case SCATTER_REDUCTION_ADD: return Bool{uint8_t(a || b)};
         case SCATTER_REDUCTION_MUL: return Bool{uint8_t(a && b)};
-        default: return Bool{uint8_t(b)};
+        default: return u;
     }
 }
 inline Bool identity(scatter_reduction r, Bool) {
@@ -180,13 +190,19 @@ template <class F> Complex<F> complex_divide(Complex<F> x, Complex<F> y) {
     return {(a * ratio + b) / denominator, (b * ratio - a) / denominator};
 }
 
+template <class F> Complex<F> canonical_nan(Complex<F> z) {
+    return {canonical_nan(z.re), canonical_nan(z.im)};
+}
+
 template <class F> Complex<F> step(scatter_reduction r, Complex<F> t, Complex<F> u) {
     switch (r) {
-        case SCATTER_REDUCTION_ADD: case SCATTER_REDUCTION_MEAN: return {t.re + u.re, t.im + u.im};
-        case SCATTER_REDUCTION_SUB: return {t.re - u.re, t.im - u.im};
+        case SCATTER_REDUCTION_ADD: case SCATTER_REDUCTION_MEAN:
+            return canonical_nan(Complex<F>{t.re + u.re, t.im + u.im});
+        case SCATTER_REDUCTION_SUB: return canonical_nan(Complex<F>{t.re - u.re, t.im - u.im});
         case SCATTER_REDUCTION_MUL:
-            return {t.re * u.re - t.im * u.im, t.re * u.im + t.im * u.re};
-        case SCATTER_REDUCTION_DIV: return complex_divide(t, u);
+            return canonical_nan(
+                Complex<F>{t.re * u.re - t.im * u.im, t.re * u.im + t.im * u.re});
+        case SCATTER_REDUCTION_DIV: return canonical_nan(complex_divide(t, u));
         default: return u;
     }
 }
@@ -195,7 +211,7 @@ template <class F> Complex<F> identity(scatter_reduction r, Complex<F>) {
     return {F(multiplicative ? 1 : 0), F(0)};
 }
 template <class F> Complex<F> divide_by_count(Complex<F> sum, int64_t count) {
-    return {sum.re / F(count), sum.im / F(count)};
+    return canonical_nan(Complex<F>{sum.re / F(count), sum.im / F(count)});
 }
 
 }  // namespace scatter_reference

@@ -88,6 +88,9 @@ TEST(ReferenceDtypes, BoolOrAndWithResultsZeroOrOne) {
                                                   {{1}, {0}}, {{1}, {4}},
                                                   with(SCATTER_REDUCTION_MUL, true));
     EXPECT_EQ(mul_excluded.out[0], 1);
+    auto none = run_ref<uint8_t, int64_t>(Op::elements, SCATTER_DTYPE_BOOL, {{2}, {0, 0}},
+                                          {{1}, {1}}, {{1}, {7}}, with(SCATTER_REDUCTION_NONE));
+    EXPECT_EQ(none.out, (std::vector<uint8_t>{0, 7}));  // assignment copies the byte
 }
 
 TEST(ReferenceDtypes, ComplexMulDivMean) {

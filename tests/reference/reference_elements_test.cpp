@@ -2,6 +2,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <cstring>
 
 #include "reference_test_support.h"
 
@@ -85,6 +86,37 @@ TEST(ReferenceElements, MaxMinPropagateNaNAndOrderSignedZeros) {
     for (float self : {-0.0f, 0.0f}) {
         auto min = elements_f32({{1}, {self}}, {{1}, {0}}, {{1}, {-self}}, o);
         EXPECT_TRUE(std::signbit(min.out[0]));
+    }
+}
+
+uint32_t bits(float f) {
+    uint32_t u;
+    std::memcpy(&u, &f, 4);
+    return u;
+}
+
+float from_bits(uint32_t u) {
+    float f;
+    std::memcpy(&f, &u, 4);
+    return f;
+}
+
+TEST(ReferenceElements, ArithmeticNaNIsCanonicalCopiedNaNIsKept) {
+    float payload_nan = from_bits(0xffc01234u);
+    Options o;
+    for (scatter_reduction r : {SCATTER_REDUCTION_ADD, SCATTER_REDUCTION_SUB, SCATTER_REDUCTION_MUL,
+                                SCATTER_REDUCTION_DIV, SCATTER_REDUCTION_MEAN}) {
+        o.reduction = r;
+        auto from_payload = elements_f32({{1}, {payload_nan}}, {{1}, {0}}, {{1}, {1}}, o);
+        EXPECT_EQ(bits(from_payload.out[0]), 0x7fc00000u) << r;
+        auto from_invalid = elements_f32({{1}, {INFINITY}}, {{1}, {0}}, {{1}, {INFINITY}}, o);
+        if (r != SCATTER_REDUCTION_ADD && r != SCATTER_REDUCTION_MUL && r != SCATTER_REDUCTION_MEAN)
+            EXPECT_EQ(bits(from_invalid.out[0]), 0x7fc00000u) << r;  // inf - inf, inf / inf
+    }
+    for (scatter_reduction r : {SCATTER_REDUCTION_NONE, SCATTER_REDUCTION_MAX}) {
+        o.reduction = r;
+        auto copied = elements_f32({{1}, {1}}, {{1}, {0}}, {{1}, {payload_nan}}, o);
+        EXPECT_EQ(bits(copied.out[0]), 0xffc01234u) << r;
     }
 }
 
