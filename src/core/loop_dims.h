@@ -15,7 +15,6 @@ struct LoopDims {
     int64_t count = 1;
     int64_t shape[SCATTER_MAX_RANK] = {};
     int64_t strides[N][SCATTER_MAX_RANK] = {};
-    const int64_t* stride_arrays[N] = {};  // for StridedWalk
 
     // The stride of tensor t over a one-dimensional (or scalar) iteration.
     int64_t flat_stride(int t) const { return rank == 0 ? 0 : strides[t][0]; }
@@ -25,7 +24,6 @@ template <int N>
 LoopDims<N> make_loop_dims(uint32_t rank, const int64_t* shape, const int64_t* const* strides) {
     LoopDims<N> dims;
     for (uint32_t d = 0; d < rank; ++d) dims.count *= shape[d];
-    for (int t = 0; t < N; ++t) dims.stride_arrays[t] = dims.strides[t];
     if (dims.count == 0) return dims;
     for (uint32_t d = 0; d < rank; ++d) {
         if (shape[d] == 1) continue;

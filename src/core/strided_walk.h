@@ -21,6 +21,16 @@ public:
         for (uint32_t d = 0; d < rank; ++d) position_[d] = 0;
     }
 
+    // The same, with the strides as rows of a table (as LoopDims keeps them).
+    StridedWalk(uint32_t rank, const int64_t* shape, const int64_t (&strides)[N][SCATTER_MAX_RANK]) : rank_(rank) {
+        for (uint32_t d = 0; d < rank; ++d) shape_[d] = shape[d];
+        for (int t = 0; t < N; ++t) {
+            for (uint32_t d = 0; d < rank; ++d) strides_[t][d] = strides[t][d];
+            offset_[t] = 0;
+        }
+        for (uint32_t d = 0; d < rank; ++d) position_[d] = 0;
+    }
+
     // Moves to the element with row-major flat index `flat`.
     void seek(int64_t flat) {
         for (int t = 0; t < N; ++t) offset_[t] = 0;

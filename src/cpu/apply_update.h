@@ -19,6 +19,9 @@ struct Assign {
         if (N != 0) std::memcpy(target, update, N);
         else std::memcpy(target, update, size);
     }
+    void apply_run(char* target, const char* update, int64_t n) const {
+        std::memcpy(target, update, size_t(n) * size);
+    }
     void start(char*) const {}
     void finish(char*, int64_t) const {}
 };
@@ -36,6 +39,10 @@ struct Reduce {
     }
     static void store(char* p, S v) { std::memcpy(p, &v, sizeof(S)); }
     void apply(char* target, const char* update) const { store(target, C::apply(load(target), load(update))); }
+    // A contiguous run of n targets and updates: a plain loop the compiler can vectorize.
+    void apply_run(char* target, const char* update, int64_t n) const {
+        for (int64_t i = 0; i < n; ++i) apply(target + i * int64_t(sizeof(S)), update + i * int64_t(sizeof(S)));
+    }
     // exclude_self: a target's first update starts from the identity.
     void start(char* target) const { store(target, C::identity()); }
     // mean: divides the accumulated sum by the number of terms.

@@ -25,7 +25,7 @@ void copy_tensor(const TensorView& from, const TensorView& to, TaskRunner& runne
             std::memcpy(to.host + begin * size, from.host + begin * size, size_t((end - begin) * size));
             return;
         }
-        StridedWalk<2> walk(dims.rank, dims.shape, dims.stride_arrays);
+        StridedWalk<2> walk(dims.rank, dims.shape, dims.strides);
         walk.seek(begin);
         for (int64_t i = begin; i < end; ++i, walk.next())
             std::memcpy(to.host + walk.offset(1) * size, from.host + walk.offset(0) * size, size_t(size));

@@ -62,7 +62,7 @@ public:
           size_(plan.data.element_size) {}
 
     void run_units(int64_t first, int64_t end, int64_t* counts) const {
-        StridedWalk<3> outer(g_.outer.rank, g_.outer.shape, g_.outer.stride_arrays);
+        StridedWalk<3> outer(g_.outer.rank, g_.outer.shape, g_.outer.strides);
         for (int64_t unit = first; unit < end; ++unit) {
             const int64_t o = unit / g_.chunks_per_outer, c = unit % g_.chunks_per_outer;
             outer.seek(o);
@@ -127,7 +127,7 @@ private:
         }
         for (int64_t a = 0; a < fiber; ++a) {
             const int64_t ib = base[kIdx] + a * ai, ub = base[kUpd] + a * au;
-            StridedWalk<3> inner(g_.inner.rank, g_.inner.shape, g_.inner.stride_arrays);
+            StridedWalk<3> inner(g_.inner.rank, g_.inner.shape, g_.inner.strides);
             inner.seek(begin);
             for (int64_t i = begin; i < stop; ++i, inner.next()) {
                 int64_t t;
@@ -144,7 +144,7 @@ private:
         const int64_t len = stop - begin;
         const bool mean = p_.reduction == SCATTER_REDUCTION_MEAN;
         const int64_t self_terms = p_.exclude_self ? 0 : 1;
-        StridedWalk<3> inner(g_.inner.rank, g_.inner.shape, g_.inner.stride_arrays);
+        StridedWalk<3> inner(g_.inner.rank, g_.inner.shape, g_.inner.strides);
         for (int64_t t = 0; t < g_.axis_size; ++t) {
             int64_t* row = counts + t * len;
             inner.seek(begin);

@@ -67,11 +67,11 @@ public:
         : p_(plan), g_(g), targets_(targets), applier_(applier), size_(plan.data.element_size) {}
 
     void run(int64_t o0, int64_t o1, int64_t r0, int64_t r1, int64_t* counts) const {
-        StridedWalk<2> outer(g_.outer.rank, g_.outer.shape, g_.outer.stride_arrays);
+        StridedWalk<2> outer(g_.outer.rank, g_.outer.shape, g_.outer.strides);
         outer.seek(o0);
         for (int64_t o = o0; o < o1; ++o, outer.next()) {
             const int64_t upd_base = outer.offset(kUpd), out_base = outer.offset(kOut);
-            StridedWalk<1> slice(g_.slice.rank, g_.slice.shape, g_.slice.stride_arrays);
+            StridedWalk<1> slice(g_.slice.rank, g_.slice.shape, g_.slice.strides);
             const bool flat_slices = g_.slice.rank <= 1;
             for (int64_t j = 0; j < p_.slices; ++j) {
                 const int64_t t = targets_[j];
@@ -98,7 +98,7 @@ private:
             for (int64_t i = 0; i < g_.inner.count; ++i) visit(out_at + i * so, upd_at + i * su);
             return;
         }
-        StridedWalk<2> inner(g_.inner.rank, g_.inner.shape, g_.inner.stride_arrays);
+        StridedWalk<2> inner(g_.inner.rank, g_.inner.shape, g_.inner.strides);
         for (int64_t i = 0; i < g_.inner.count; ++i, inner.next())
             visit(out_at + inner.offset(kOut), upd_at + inner.offset(kUpd));
     }
@@ -106,9 +106,8 @@ private:
     void apply_slice(int64_t out_at, int64_t upd_at) const {
         char* out = p_.out.host;
         const char* upd = p_.updates.host;
-        if (!Applier::kReduces && g_.inner.rank <= 1 && g_.inner.flat_stride(kUpd) == 1 &&
-            g_.inner.flat_stride(kOut) == 1) {
-            std::memcpy(out + out_at * size_, upd + upd_at * size_, size_t(g_.inner.count * size_));
+        if (g_.inner.rank <= 1 && g_.inner.flat_stride(kUpd) == 1 && g_.inner.flat_stride(kOut) == 1) {
+            applier_.apply_run(out + out_at * size_, upd + upd_at * size_, g_.inner.count);
             return;
         }
         for_each_inner(out_at, upd_at, [&](int64_t o, int64_t u) { applier_.apply(out + o * size_, upd + u * size_); });
