@@ -1,6 +1,7 @@
 #include "scatter_call.h"
 
 #include <cctype>
+#include <cstdlib>
 
 namespace scatter_test {
 
@@ -29,9 +30,11 @@ scatter_status run_op(Op op, scatter_context context, const scatter_tensor* data
     return SCATTER_ERROR_INTERNAL;
 }
 
-ContextPtr make_cpu_context(uint32_t thread_count) {
+ContextPtr make_test_context(uint32_t thread_count) {
+    const char* backend = std::getenv("SCATTER_TEST_BACKEND");
     scatter_context_desc desc = SCATTER_CONTEXT_DESC_INIT;
-    desc.backend = SCATTER_BACKEND_CPU;
+    desc.backend = backend != nullptr && std::string(backend) == "vulkan" ? SCATTER_BACKEND_VULKAN
+                                                                          : SCATTER_BACKEND_CPU;
     desc.thread_count = thread_count;
     scatter_context context = nullptr;
     const scatter_status status = scatter_context_create(&desc, &context);

@@ -31,9 +31,10 @@ struct ContextDeleter {
 };
 using ContextPtr = std::unique_ptr<scatter_context_t, ContextDeleter>;
 
-// A CPU context with thread_count threads (0: one per hardware thread); fails the test if it
-// cannot be created.
-ContextPtr make_cpu_context(uint32_t thread_count = 1);
+// A context on the backend named by the environment variable SCATTER_TEST_BACKEND ("cpu", the
+// default, or "vulkan"), with thread_count CPU threads (0: one per hardware thread); fails the
+// test if it cannot be created.
+ContextPtr make_test_context(uint32_t thread_count = 1);
 
 class ScatterCall {
 public:

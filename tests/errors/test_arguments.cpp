@@ -8,7 +8,7 @@ namespace {
 
 class ArgumentErrors : public ::testing::TestWithParam<Op> {
 protected:
-    ContextPtr context = make_cpu_context();
+    ContextPtr context = make_test_context();
     std::unique_ptr<ScatterCall> call = valid_call(GetParam());
 
     void expect_invalid(const std::vector<std::string>& parts = {}) {
@@ -170,7 +170,7 @@ INSTANTIATE_TEST_SUITE_P(AllOps, ArgumentErrors, ::testing::ValuesIn(all_ops()),
 
 class AxisErrors : public ::testing::TestWithParam<Op> {
 protected:
-    ContextPtr context = make_cpu_context();
+    ContextPtr context = make_test_context();
 };
 
 TEST_P(AxisErrors, AxisOutsideMinusRankToRank) {
@@ -195,7 +195,7 @@ INSTANTIATE_TEST_SUITE_P(ElementsAndRows, AxisErrors,
                          [](const auto& info) { return std::string(op_name(info.param)); });
 
 TEST(AxisErrorsNd, AxisMustBeZero) {
-    ContextPtr context = make_cpu_context();
+    ContextPtr context = make_test_context();
     for (int32_t axis : {1, -1, -2, 5}) {
         SCOPED_TRACE(axis);
         auto call = valid_call(Op::Nd);

@@ -37,7 +37,7 @@ std::vector<uint8_t> pattern(size_t n, uint8_t seed) {
 
 class BufferErrors : public ::testing::Test {
 protected:
-    ContextPtr context = make_cpu_context();
+    ContextPtr context = make_test_context();
     BufferPtr buffer = make_buffer(context.get(), pattern(64, 3));
 
     void expect_invalid(scatter_status status, const char* part = nullptr) {
@@ -96,8 +96,8 @@ TEST_F(BufferErrors, ReadNullPointersAndOutsideTheBuffer) {
 // A valid call whose four tensors live in buffers of `context` (data, indices, updates, out).
 class BufferTensorErrors : public ::testing::TestWithParam<Op> {
 protected:
-    ContextPtr context = make_cpu_context();
-    ContextPtr other_context = make_cpu_context();
+    ContextPtr context = make_test_context();
+    ContextPtr other_context = make_test_context();
     std::unique_ptr<ScatterCall> call = valid_call(GetParam());
     BufferPtr data, indices, updates, out;
 

@@ -110,7 +110,7 @@ TEST(ContextErrors, VulkanRequestedWhereUnavailable) {
 }
 
 TEST(ContextErrors, ContextBackendNullArguments) {
-    ContextPtr context = make_cpu_context();
+    ContextPtr context = make_test_context();
     scatter_backend backend = static_cast<scatter_backend>(42);
     EXPECT_EQ(scatter_context_backend(nullptr, &backend), SCATTER_ERROR_INVALID_ARGUMENT);
     EXPECT_EQ(backend, static_cast<scatter_backend>(42));

@@ -24,7 +24,7 @@ int64_t index_position_of_update(Op op, int64_t p) {
 
 class DivisionByZero : public ::testing::TestWithParam<DivisionCase> {
 protected:
-    ContextPtr context = make_cpu_context();
+    ContextPtr context = make_test_context();
 
     std::unique_ptr<ScatterCall> call_with_zero_at(int64_t p) {
         auto call = valid_call(GetParam().op, GetParam().dtype);
@@ -81,7 +81,7 @@ INSTANTIATE_TEST_SUITE_P(AllOpsAllIntegers, DivisionByZero,
                          });
 
 TEST(FloatDivision, ZeroDivisorIsNotAnError) {
-    ContextPtr context = make_cpu_context();
+    ContextPtr context = make_test_context();
     for (scatter_dtype dtype : {SCATTER_DTYPE_F16, SCATTER_DTYPE_BF16, SCATTER_DTYPE_F32,
                                 SCATTER_DTYPE_F64, SCATTER_DTYPE_C64, SCATTER_DTYPE_C128}) {
         SCOPED_TRACE(scatter_dtype_name(dtype));

@@ -189,7 +189,7 @@ uint64_t iterations() {
 }
 
 TEST(GarbageDescriptors, NeverCrashAndFailuresChangeNothing) {
-    ContextPtr context = make_cpu_context(2);
+    ContextPtr context = make_test_context(2);
     scatter_buffer buffer = nullptr;
     ASSERT_EQ(scatter_buffer_create(context.get(), kBufferBytes, &buffer), SCATTER_OK);
     std::vector<uint8_t> arena(kArenaBytes);

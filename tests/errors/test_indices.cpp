@@ -29,7 +29,7 @@ int64_t addressed_size(Op op) {
 
 class IndexErrors : public ::testing::TestWithParam<IndexCase> {
 protected:
-    ContextPtr context = make_cpu_context();
+    ContextPtr context = make_test_context();
 
     std::unique_ptr<ScatterCall> call_with_index(int64_t position, double value) {
         auto call = valid_call(GetParam().op, SCATTER_DTYPE_F32, GetParam().index_dtype);
@@ -84,7 +84,7 @@ INSTANTIATE_TEST_SUITE_P(
 
 // The messages name the position, the value and the valid range.
 TEST(IndexMessages, ElementsNamesPositionValueAndRange) {
-    ContextPtr context = make_cpu_context();
+    ContextPtr context = make_test_context();
     auto call = valid_call(Op::Elements);  // data [3,4], indices [2,4], axis 0
     call->indices.set(1 * 4 + 2, 7);
     expect_rejected(context.get(), *call, SCATTER_ERROR_INDEX_OUT_OF_RANGE,
@@ -92,7 +92,7 @@ TEST(IndexMessages, ElementsNamesPositionValueAndRange) {
 }
 
 TEST(IndexMessages, ElementsOnAxisOneUsesThatDimension) {
-    ContextPtr context = make_cpu_context();
+    ContextPtr context = make_test_context();
     auto call = valid_call(Op::Elements);  // axis 1: s = 4
     call->axis(1);
     call->indices.set_all({0, 1, 2, 3, -4, -1, 0, 0});
@@ -103,7 +103,7 @@ TEST(IndexMessages, ElementsOnAxisOneUsesThatDimension) {
 }
 
 TEST(IndexMessages, RowsNamesPositionValueAndRange) {
-    ContextPtr context = make_cpu_context();
+    ContextPtr context = make_test_context();
     auto call = valid_call(Op::Rows);  // data [5,3], indices [4]
     call->indices.set(2, 9);
     expect_rejected(context.get(), *call, SCATTER_ERROR_INDEX_OUT_OF_RANGE,
@@ -111,7 +111,7 @@ TEST(IndexMessages, RowsNamesPositionValueAndRange) {
 }
 
 TEST(IndexMessages, NdNamesTheCoordinateAndItsDimension) {
-    ContextPtr context = make_cpu_context();
+    ContextPtr context = make_test_context();
     auto call = valid_call(Op::Nd);  // data [4,3]
     HostTensor indices(SCATTER_DTYPE_I64, {3, 2});
     indices.set_all({0, 0, 1, 3, 2, 1});  // second coordinate addresses dimension 1 (s = 3)

@@ -13,7 +13,7 @@ constexpr size_t kDataAt = 256, kIndicesAt = 1024, kUpdatesAt = 2048, kOutAt = 3
 
 class OverlapErrors : public ::testing::TestWithParam<Op> {
 protected:
-    ContextPtr context = make_cpu_context();
+    ContextPtr context = make_test_context();
     std::unique_ptr<ScatterCall> call = valid_call(GetParam());
     std::vector<uint8_t> arena = std::vector<uint8_t>(kArenaBytes);
 
@@ -99,7 +99,7 @@ INSTANTIATE_TEST_SUITE_P(AllOps, OverlapErrors, ::testing::ValuesIn(all_ops()),
 
 // A stride on a dimension of size 1 never matters, so a zero there is no self-overlap.
 TEST(OverlapValid, ZeroStrideOnADimensionOfOne) {
-    ContextPtr context = make_cpu_context();
+    ContextPtr context = make_test_context();
     auto call = valid_call(Op::Elements);  // data [3,4]: viewed here as [1,12]
     const int64_t flat_shape[2] = {1, 12};
     const int64_t strides[2] = {0, 1};

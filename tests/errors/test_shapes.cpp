@@ -33,7 +33,7 @@ void expect_shape_mismatch(scatter_context context, ScatterCall& call,
 
 class RankErrors : public ::testing::TestWithParam<Op> {
 protected:
-    ContextPtr context = make_cpu_context();
+    ContextPtr context = make_test_context();
 };
 
 TEST_P(RankErrors, ZeroDimensionalData) {
@@ -116,7 +116,7 @@ INSTANTIATE_TEST_SUITE_P(AllOps, RankErrors, ::testing::ValuesIn(all_ops()),
 
 class ElementsShapes : public ::testing::Test {
 protected:
-    ContextPtr context = make_cpu_context();
+    ContextPtr context = make_test_context();
     std::unique_ptr<ScatterCall> call = valid_call(Op::Elements);  // data [3,4], indices [2,4]
 };
 
@@ -159,7 +159,7 @@ TEST_F(ElementsShapes, IndicesLongerThanDataOnAxisIsValid) {
 
 class RowsShapes : public ::testing::Test {
 protected:
-    ContextPtr context = make_cpu_context();
+    ContextPtr context = make_test_context();
     std::unique_ptr<ScatterCall> call = valid_call(Op::Rows);  // data [5,3], indices [4]
 };
 
@@ -200,7 +200,7 @@ TEST_F(RowsShapes, ZeroDimensionalIndicesNeedUpdatesWithoutTheAxis) {
 
 class NdShapes : public ::testing::Test {
 protected:
-    ContextPtr context = make_cpu_context();
+    ContextPtr context = make_test_context();
     std::unique_ptr<ScatterCall> call = valid_call(Op::Nd);  // data [4,3], indices [2,1]
 };
 

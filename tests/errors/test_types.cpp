@@ -29,7 +29,7 @@ const std::vector<scatter_reduction>& all_reductions() {
 
 class TypeErrors : public ::testing::TestWithParam<Op> {
 protected:
-    ContextPtr context = make_cpu_context();
+    ContextPtr context = make_test_context();
 };
 
 TEST_P(TypeErrors, UpdatesDtypeDiffersFromData) {

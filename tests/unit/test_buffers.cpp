@@ -20,7 +20,7 @@ BufferPtr make_buffer(scatter_context context, uint64_t size) {
 }
 
 TEST(Buffers, StartAsZerosAndReportTheirSize) {
-    ContextPtr context = make_cpu_context();
+    ContextPtr context = make_test_context();
     BufferPtr buffer = make_buffer(context.get(), 100);
     EXPECT_EQ(scatter_buffer_size(buffer.get()), 100u);
     std::vector<uint8_t> bytes(100, 0xee);
@@ -31,14 +31,14 @@ TEST(Buffers, StartAsZerosAndReportTheirSize) {
 }
 
 TEST(Buffers, SizeZeroIsValid) {
-    ContextPtr context = make_cpu_context();
+    ContextPtr context = make_test_context();
     BufferPtr buffer = make_buffer(context.get(), 0);
     ASSERT_NE(buffer, nullptr);
     EXPECT_EQ(scatter_buffer_size(buffer.get()), 0u);
 }
 
 TEST(Buffers, WriteThenReadRanges) {
-    ContextPtr context = make_cpu_context();
+    ContextPtr context = make_test_context();
     BufferPtr buffer = make_buffer(context.get(), 64);
     std::vector<uint8_t> src(64);
     for (size_t i = 0; i < src.size(); ++i) src[i] = static_cast<uint8_t>(i + 1);
@@ -61,7 +61,7 @@ TEST(Buffers, WriteThenReadRanges) {
 // Runs `call` once on host memory and once with every tensor copied into a buffer (at an offset,
 // to exercise byte_offset) and expects the same bytes.
 void expect_buffer_result_equals_host(ScatterCall& call, bool in_place) {
-    ContextPtr context = make_cpu_context();
+    ContextPtr context = make_test_context();
     if (in_place) call.in_place();
     ASSERT_EQ(call.run(context.get()), SCATTER_OK) << scatter_last_error_message();
     const std::vector<uint8_t> host_result = in_place ? call.data.bytes() : call.out.bytes();
@@ -105,7 +105,7 @@ TEST(Buffers, OperationsOnBufferTensorsMatchHostMemory) {
 }
 
 TEST(Buffers, MixedHostAndBufferTensors) {
-    ContextPtr context = make_cpu_context();
+    ContextPtr context = make_test_context();
     auto host = valid_call(Op::Rows);
     ASSERT_EQ(host->run(context.get()), SCATTER_OK);
 

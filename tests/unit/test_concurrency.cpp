@@ -37,7 +37,7 @@ std::unique_ptr<ScatterCall> busy_call(Op op, scatter_reduction reduction, int s
 }
 
 TEST(Concurrency, FourThreadsShareOneContext) {
-    ContextPtr shared = make_cpu_context(2);
+    ContextPtr shared = make_test_context(2);
     const Op ops[] = {Op::Elements, Op::Rows, Op::Nd, Op::Rows};
     const scatter_reduction reductions[] = {SCATTER_REDUCTION_ADD, SCATTER_REDUCTION_MEAN,
                                             SCATTER_REDUCTION_MAX, SCATTER_REDUCTION_MUL};
@@ -45,7 +45,7 @@ TEST(Concurrency, FourThreadsShareOneContext) {
     // Expected bytes from a one-thread context, one call at a time.
     std::vector<std::vector<uint8_t>> expected(4);
     {
-        ContextPtr single = make_cpu_context(1);
+        ContextPtr single = make_test_context(1);
         for (int t = 0; t < 4; ++t) {
             auto call = busy_call(ops[t], reductions[t], t);
             ASSERT_EQ(call->run(single.get()), SCATTER_OK) << scatter_last_error_message();

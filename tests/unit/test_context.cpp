@@ -111,7 +111,7 @@ TEST(Context, HostJobSystem) {
     // A call large enough to be worth splitting; its result must match a one-thread context.
     scatter_context context = nullptr;
     ASSERT_EQ(scatter_context_create(&desc, &context), SCATTER_OK);
-    ContextPtr single = make_cpu_context(1);
+    ContextPtr single = make_test_context(1);
     HostTensor data(SCATTER_DTYPE_F32, {1024, 256});
     data.fill(1.0);
     HostTensor indices(SCATTER_DTYPE_I64, {4096});
@@ -198,7 +198,7 @@ TEST(Context, LargerStructSizeWithZeroTailIsAccepted) {
 }
 
 TEST(Context, LargerTensorAndOptionsStructSizeWithZeroTail) {
-    ContextPtr context = make_cpu_context();
+    ContextPtr context = make_test_context();
     auto call = valid_call(Op::Elements);
     struct NewerTensor {
         scatter_tensor known;
