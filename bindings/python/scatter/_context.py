@@ -1,0 +1,123 @@
+"""Context: which backend, device and thread count the operations run on."""
+import ctypes
+import weakref
+
+from ._errors import InvalidArgumentError, error_for_status
+from ._library import ContextDesc, lib
+
+BACKENDS = {"auto": 0, "cpu": 1, "vulkan": 2}
+_FLAG_ALLOW_NONDETERMINISM = 0x1
+
+
+def check(status):
+    """Raises the exception of a nonzero status with the calling thread's last-error message."""
+    if status != 0:
+        raise error_for_status(status, lib.scatter_last_error_message().decode("utf-8", "replace"))
+
+
+def backend_code(backend):
+    try:
+        return BACKENDS[backend]
+    except KeyError:
+        raise InvalidArgumentError(
+            f"backend {backend!r} is not one of {', '.join(BACKENDS)}") from None
+
+
+class Context:
+    """A libscatter context. One context may be used from several threads at once.
+
+    backend: "auto", "cpu" or "vulkan"; device: Vulkan device index (-1: automatic);
+    threads: CPU threads (0: one per hardware thread); deterministic=False allows faster paths
+    whose float results may depend on the order duplicates are applied in.
+    """
+
+    def __init__(self, backend="auto", threads=0, device=-1, deterministic=True):
+        self._handle = None
+        self._buffers = weakref.WeakSet()
+        desc = ContextDesc(struct_size=ctypes.sizeof(ContextDesc), backend=backend_code(backend),
+                           device_index=device, thread_count=threads,
+                           flags=0 if deterministic else _FLAG_ALLOW_NONDETERMINISM)
+        handle = ctypes.c_void_p()
+        check(lib.scatter_context_create(ctypes.byref(desc), ctypes.byref(handle)))
+        self._handle = handle
+
+    @property
+    def handle(self):
+        if self._handle is None:
+            raise InvalidArgumentError("the context was closed")
+        return self._handle
+
+    @property
+    def backend(self):
+        """The backend the context runs on: "cpu" or "vulkan"."""
+        code = ctypes.c_int32()
+        check(lib.scatter_context_backend(self.handle, ctypes.byref(code)))
+        return lib.scatter_backend_name(code.value).decode()
+
+    def buffer(self, size):
+        """A zero-filled buffer of `size` bytes owned by this context (device memory on Vulkan)."""
+        return Buffer(self, size)
+
+    def close(self):
+        """Destroys the context, first destroying the buffers still open on it."""
+        if self._handle is not None:
+            for buffer in list(self._buffers):
+                buffer.close()
+            lib.scatter_context_destroy(self._handle)
+            self._handle = None
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.close()
+
+    def __del__(self):
+        self.close()
+
+
+class Buffer:
+    """Memory owned by a context; read and written as bytes from numpy arrays."""
+
+    def __init__(self, context, size):
+        self._handle = None
+        handle = ctypes.c_void_p()
+        check(lib.scatter_buffer_create(context.handle, size, ctypes.byref(handle)))
+        self.context = context  # keeps the context alive while the buffer exists
+        self._handle = handle
+        context._buffers.add(self)
+
+    @property
+    def size(self):
+        return lib.scatter_buffer_size(self._handle)
+
+    def write(self, array, offset=0):
+        """Copies a C-contiguous array's bytes into the buffer at byte `offset`."""
+        if not array.flags.c_contiguous:
+            raise InvalidArgumentError("Buffer.write needs a C-contiguous array")
+        check(lib.scatter_buffer_write(self._handle, offset, array.ctypes.data, array.nbytes))
+
+    def read(self, array, offset=0):
+        """Fills a C-contiguous writeable array with the buffer's bytes at byte `offset`."""
+        if not array.flags.c_contiguous or not array.flags.writeable:
+            raise InvalidArgumentError("Buffer.read needs a writeable C-contiguous array")
+        check(lib.scatter_buffer_read(self._handle, offset, array.ctypes.data, array.nbytes))
+
+    def close(self):
+        if self._handle is not None:
+            lib.scatter_buffer_destroy(self._handle)
+            self._handle = None
+
+    def __del__(self):
+        self.close()
+
+
+_default_contexts = {}
+
+
+def default_context(backend):
+    """One shared context per backend name, created on first use."""
+    backend_code(backend)
+    if backend not in _default_contexts:
+        _default_contexts[backend] = Context(backend=backend)
+    return _default_contexts[backend]
