@@ -21,12 +21,13 @@ _OPAQUE_KINDS = "SUV"
 
 def scatter_dtype(dtype):
     """(scatter_dtype, element_size) for a numpy dtype."""
+    # By name first: ml_dtypes' bfloat16 has kind 'V' like raw records.
+    code = _DTYPES.get(dtype.name)
+    if code is not None:
+        return code, 0
     if dtype.kind in _OPAQUE_KINDS:
         return DTYPE_OPAQUE, dtype.itemsize
-    code = _DTYPES.get(dtype.name)
-    if code is None:
-        raise TypeMismatchError(f"numpy dtype {dtype} has no libscatter dtype")
-    return code, 0
+    raise TypeMismatchError(f"numpy dtype {dtype} has no libscatter dtype")
 
 
 class TensorView:
