@@ -3,6 +3,7 @@
  * Usage: dlopen_example /path/to/libscatter.so   Exit status 0 when the result is right. */
 #include <dlfcn.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "scatter/scatter.h"
 
@@ -26,20 +27,19 @@ struct scatter_api {
     op_fn elements;
 };
 
-/* Resolves one symbol into *slot; dlsym returns void*, which C99 cannot cast to a function
- * pointer directly, so the bytes are copied through the object pointer's storage. */
-static int resolve(void* library, const char* name, void* slot, size_t slot_size) {
+/* Resolves one symbol into the function pointer at `slot`. ISO C has no cast from void* to a
+ * function pointer, so the bytes are copied (POSIX guarantees the two have the same size). */
+static int resolve(void* library, const char* name, void* slot) {
     void* symbol = dlsym(library, name);
     if (symbol == NULL) {
         fprintf(stderr, "missing symbol %s: %s\n", name, dlerror());
         return 0;
     }
-    if (slot_size != sizeof symbol) return 0;
-    *(void**)slot = symbol;
+    memcpy(slot, &symbol, sizeof symbol);
     return 1;
 }
 
-#define RESOLVE(lib, api, field, name) resolve(lib, name, &(api)->field, sizeof((api)->field))
+#define RESOLVE(lib, api, field, name) resolve(lib, name, &(api)->field)
 
 static int load_api(void* library, struct scatter_api* api) {
     return RESOLVE(library, api, version, "scatter_version") &&
