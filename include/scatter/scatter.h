@@ -441,6 +441,163 @@ SCATTER_API scatter_status scatter_nd(scatter_context context, const scatter_ten
                                       const scatter_tensor* updates,
                                       const scatter_options* options, const scatter_tensor* out);
 
+/* =============================================================================================
+ * Vulkan: batches, engine interop and the pipeline cache.
+ *
+ * These functions work on Vulkan contexts; on any other context they return
+ * SCATTER_ERROR_UNSUPPORTED (and SCATTER_ERROR_BACKEND_UNAVAILABLE where a build has no Vulkan
+ * backend). Vulkan objects cross this header as opaque values so that it needs no Vulkan include:
+ * dispatchable handles (VkInstance, VkPhysicalDevice, VkDevice, VkQueue, VkCommandBuffer) as
+ * void*, non-dispatchable ones (VkBuffer) as uint64_t.
+ * ============================================================================================= */
+
+/** The operations, for the functions below that take the operation as a value. */
+typedef enum scatter_op {
+    SCATTER_OP_UNDEFINED = 0, /* invalid */
+    SCATTER_OP_ELEMENTS = 1,  /* as scatter_elements */
+    SCATTER_OP_ROWS = 2,      /* as scatter_rows */
+    SCATTER_OP_ND = 3,        /* as scatter_nd */
+    SCATTER_OP_FORCE32_ = 0x7fffffff
+} scatter_op;
+
+/* ---- Batches: record several operations, submit them once, wait for all of them. ---- */
+
+typedef struct scatter_batch_t* scatter_batch;
+
+/** Creates an empty batch on a Vulkan context. *out_batch is written only on success; destroy
+ *  it with scatter_batch_destroy before the context. Returns INVALID_ARGUMENT (null argument),
+ *  UNSUPPORTED (not a Vulkan context), OUT_OF_MEMORY, DEVICE_LOST. A batch is used by one thread
+ *  at a time; several batches of one context may be used from different threads. */
+SCATTER_API scatter_status scatter_batch_create(scatter_context context, scatter_batch* out_batch);
+
+/** Records one operation into the batch; nothing runs before scatter_batch_submit. Operations
+ *  run in the order they were recorded, each seeing the results of the ones before it.
+ *  The tensors follow the rules of the immediate calls, and: `out` must be a buffer tensor (the
+ *  batch ends after this call returns); data, indices and updates may be host tensors, whose
+ *  bytes are copied now. Every check that needs no index or update value happens here and
+ *  returns the same statuses as scatter_elements/rows/nd; index and integer-divisor checks run
+ *  on the device and are reported by scatter_batch_wait. Also returns INVALID_ARGUMENT for a
+ *  batch already submitted or an unknown `op`. */
+SCATTER_API scatter_status scatter_batch_record(scatter_batch batch, scatter_op op,
+                                                const scatter_tensor* data,
+                                                const scatter_tensor* indices,
+                                                const scatter_tensor* updates,
+                                                const scatter_options* options,
+                                                const scatter_tensor* out);
+
+/** Submits every recorded operation in one queue submission and returns without waiting.
+ *  Returns INVALID_ARGUMENT (null batch, already submitted), DEVICE_LOST. After this call the
+ *  buffers the batch uses must not be read, written or destroyed until scatter_batch_wait. */
+SCATTER_API scatter_status scatter_batch_submit(scatter_batch batch);
+
+/** Waits until a submitted batch has finished. Returns SCATTER_OK when every operation
+ *  succeeded; otherwise the status of the first operation (in recording order) that failed, with
+ *  a message naming its position in the batch ("batch operation 2: indices[3] = 9 is outside
+ *  ..."). A failed operation leaves its `out` byte-for-byte unchanged; the other operations
+ *  still run (ones recorded after it see its unchanged `out`). Returns INVALID_ARGUMENT for a
+ *  batch that was not submitted, DEVICE_LOST. Waiting again returns the same result. */
+SCATTER_API scatter_status scatter_batch_wait(scatter_batch batch);
+
+/** Destroys a batch, first waiting for it if it was submitted. NULL is ignored. */
+SCATTER_API void scatter_batch_destroy(scatter_batch batch);
+
+/* ---- Engine interop: the application's own Vulkan device and command buffers. ---- */
+
+/** A Vulkan function pointer and vkGetInstanceProcAddr, without Vulkan types. */
+typedef void (*scatter_vk_void_function)(void);
+typedef scatter_vk_void_function (*scatter_vk_get_instance_proc_addr)(void* instance, const char* name);
+
+/** Describes the Vulkan device a context runs on. Start from SCATTER_VULKAN_DEVICE_DESC_INIT.
+ *  With `device` NULL the context creates its own instance and device exactly as
+ *  scatter_context_create does (then only the pipeline-cache fields are used). */
+typedef struct scatter_vulkan_device_desc {
+    uint32_t struct_size;           /* sizeof(scatter_vulkan_device_desc) */
+    void* instance;                 /* VkInstance (Vulkan 1.1+) */
+    void* physical_device;          /* VkPhysicalDevice of that instance */
+    void* device;                   /* VkDevice created on it, or NULL (see above) */
+    void* queue;                    /* VkQueue of the device with compute support, or NULL: then
+                                       only scatter_record_vulkan works (nothing is submitted) */
+    uint32_t queue_family_index;    /* the queue's family */
+    scatter_vk_get_instance_proc_addr get_instance_proc_addr; /* the application's
+                                       vkGetInstanceProcAddr */
+    uint64_t enabled_features;      /* SCATTER_FEATURE_INT64 and/or SCATTER_FEATURE_FLOAT64 if the
+                                       application enabled shaderInt64 / shaderFloat64 on its
+                                       device; other bits are ignored */
+    const void* pipeline_cache_data; /* optional blob from scatter_pipeline_cache_data */
+    size_t pipeline_cache_size;
+} scatter_vulkan_device_desc;
+
+#define SCATTER_VULKAN_DEVICE_DESC_INIT \
+    { (uint32_t)sizeof(scatter_vulkan_device_desc), NULL, NULL, NULL, NULL, 0u, NULL, 0u, NULL, 0u }
+
+/** Creates a Vulkan context on the application's device (or on its own device, with an initial
+ *  pipeline cache). desc may be NULL for the defaults; its backend must be AUTO or VULKAN, and
+ *  with an application device its device_index and VALIDATION flag are ignored. The context
+ *  never takes ownership: the application keeps the instance, device and queue alive until the
+ *  context is destroyed and, when it gave a queue, does not use that queue concurrently with
+ *  libscatter calls on this context that submit work (operations, batches, and reads/writes of
+ *  buffers the CPU cannot map). A pipeline-cache blob from another device or driver is ignored.
+ *  Returns INVALID_ARGUMENT (null out_context or device fields, bad struct_size), UNSUPPORTED
+ *  (a nonzero field unknown to this version), BACKEND_UNAVAILABLE (no Vulkan, or a device below
+ *  Vulkan 1.1 or without a compute queue), OUT_OF_MEMORY, INTERNAL. */
+SCATTER_API scatter_status scatter_context_create_vulkan(const scatter_context_desc* desc,
+                                                         const scatter_vulkan_device_desc* device,
+                                                         scatter_context* out_context);
+
+/** Wraps `size` bytes of an application VkBuffer, starting at `offset`, as a scatter buffer of
+ *  a Vulkan context (not owned: scatter_buffer_destroy releases only the wrapper). The VkBuffer
+ *  must belong to the context's device, have VK_BUFFER_USAGE_STORAGE_BUFFER_BIT (and
+ *  TRANSFER_SRC/TRANSFER_DST for scatter_buffer_read/write, which go through staging copies),
+ *  bound memory, and outlive the wrapper. Returns INVALID_ARGUMENT (null argument, zero
+ *  vk_buffer), UNSUPPORTED (not a Vulkan context), OUT_OF_MEMORY. */
+SCATTER_API scatter_status scatter_buffer_wrap_vulkan(scatter_context context, uint64_t vk_buffer,
+                                                      uint64_t offset, uint64_t size,
+                                                      scatter_buffer* out_buffer);
+
+typedef struct scatter_recording_t* scatter_recording;
+
+/** Records one operation into the application's VkCommandBuffer (in the recording state, from
+ *  a pool of the context's queue family) without submitting it. Tensors as for
+ *  scatter_batch_record (`out` a buffer tensor; host inputs are copied now). *out_recording
+ *  owns the operation's transient memory: keep it until the command buffer has finished
+ *  executing, then call scatter_recording_result and scatter_recording_destroy.
+ *  Barriers the application must add (libscatter records the ones between its own passes):
+ *  - before: make earlier writes to the op's buffers visible to the compute stage, e.g.
+ *    vkCmdPipelineBarrier(src = the writers' stage and access, dst =
+ *    VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT | VK_PIPELINE_STAGE_TRANSFER_BIT,
+ *    VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT | VK_ACCESS_TRANSFER_WRITE_BIT);
+ *  - after: libscatter ends with a barrier from its compute writes to COMPUTE_SHADER, TRANSFER
+ *    and HOST reads; for any other consumer (vertex input, fragment shader, another queue) add
+ *    vkCmdPipelineBarrier(src = VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT + VK_ACCESS_SHADER_WRITE_BIT,
+ *    dst = the consumer's stage and access).
+ *  The recording uses push constants, a descriptor set and the compute pipeline binding of the
+ *  command buffer: re-bind yours afterwards. Returns the statuses of scatter_batch_record. */
+SCATTER_API scatter_status scatter_record_vulkan(scatter_context context, void* command_buffer,
+                                                 scatter_op op, const scatter_tensor* data,
+                                                 const scatter_tensor* indices,
+                                                 const scatter_tensor* updates,
+                                                 const scatter_options* options,
+                                                 const scatter_tensor* out,
+                                                 scatter_recording* out_recording);
+
+/** The result of a recorded operation, once its command buffer has finished executing:
+ *  SCATTER_OK, or INDEX_OUT_OF_RANGE / INVALID_ARGUMENT (integer division by zero) with the
+ *  message, in which case `out` was left unchanged. Returns INVALID_ARGUMENT for NULL. Calling
+ *  it before the command buffer finished gives an undefined answer. */
+SCATTER_API scatter_status scatter_recording_result(scatter_recording recording);
+
+/** Releases a recording's transient memory. NULL is ignored. The command buffer must have
+ *  finished executing (or never be submitted). */
+SCATTER_API void scatter_recording_destroy(scatter_recording recording);
+
+/** Copies the context's Vulkan pipeline cache (compiled shaders of every pipeline created so
+ *  far) for scatter_vulkan_device_desc.pipeline_cache_data on a later run. With data NULL,
+ *  writes the blob's size to *size; otherwise *size is data's capacity and receives the number
+ *  of bytes written. Returns INVALID_ARGUMENT (null context or size, a capacity smaller than the
+ *  blob: nothing is written), UNSUPPORTED (not a Vulkan context). Thread-safe. */
+SCATTER_API scatter_status scatter_pipeline_cache_data(scatter_context context, void* data,
+                                                       size_t* size);
+
 #ifdef __cplusplus
 } /* extern "C" */
 #endif

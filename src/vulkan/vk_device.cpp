@@ -389,6 +389,10 @@ int VulkanDevice::find_memory_type(uint32_t type_bits, VkMemoryPropertyFlags req
 }
 
 Status VulkanDevice::submit(VkCommandBuffer command_buffer, VkFence fence) {
+    if (queue == VK_NULL_HANDLE)
+        return make_error(SCATTER_ERROR_UNSUPPORTED,
+                          "this context was created on an application device without a queue; only "
+                          "scatter_record_vulkan can run operations on it");
     auto submit = vk_struct<VkSubmitInfo>(VK_STRUCTURE_TYPE_SUBMIT_INFO);
     submit.commandBufferCount = 1;
     submit.pCommandBuffers = &command_buffer;
