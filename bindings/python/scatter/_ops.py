@@ -76,8 +76,11 @@ def rows(data, indices, updates, axis=0, reduction="none", exclude_self=False,
                 out_of_range, backend, out, context)
 
 
-def nd(data, indices, updates, reduction="none", exclude_self=False, out_of_range="error",
-       backend="auto", out=None, context=None, axis=0):
-    """ONNX ScatterND / tf.tensor_scatter_nd_*: indices[..., :k] address slices of data."""
+def nd(data, indices, updates, axis=0, reduction="none", exclude_self=False,
+       out_of_range="error", backend="auto", out=None, context=None):
+    """ONNX ScatterND / tf.tensor_scatter_nd_*: indices[..., :k] address slices of data.
+
+    axis is accepted for a uniform signature with elements/rows and must be 0.
+    """
     return _run(lib.scatter_nd, data, indices, updates, axis, reduction, exclude_self,
                 out_of_range, backend, out, context)
