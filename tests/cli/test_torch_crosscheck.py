@@ -8,7 +8,7 @@ import pytest
 torch = pytest.importorskip("torch")
 
 DTYPES = [np.float32, np.float64, np.int32, np.int64]
-CASES_PER_TEST = 12
+CASES_PER_TEST = 8
 
 ELEMENT_REDUCTIONS = {"none": None, "add": "sum", "mul": "prod", "max": "amax", "min": "amin",
                       "mean": "mean"}
