@@ -2,7 +2,10 @@
 `scatter run` and checks each result: the output file against expected.npy (exact or allclose),
 or the exit code, the `error: STATUS: message` line and an untouched --out for error cases.
 
-usage: run_conformance.py --cli PATH --cases CATEGORY_DIR [--case ID ...]
+usage: run_conformance.py --cli PATH --cases CATEGORY_DIR [--backend B] [--case ID ...]
+
+With --backend vulkan every case runs on the Vulkan backend; when `scatter devices` lists no
+Vulkan device the run is skipped (exit 77).
 """
 import argparse
 import json
@@ -14,10 +17,13 @@ import tempfile
 import numpy as np
 
 PRECREATED_BYTES = b"pre-existing output that must survive a failed run\n"
+EXIT_SKIPPED = 77
 
 
-def command_for(cli, case, case_dir, out_path):
+def command_for(cli, case, case_dir, out_path, backend):
     args = [cli, "run", "--op", case["op"], *case["flags"]]
+    if backend:
+        args += ["--backend", backend]
     for role in ("data", "indices", "updates"):
         args += [f"--{role}", os.path.join(case_dir, case["inputs"][role])]
     if case.get("pass_out", True):
@@ -60,14 +66,14 @@ def check_error(case, proc, out_path):
     return None
 
 
-def run_case(cli, case, category_dir):
+def run_case(cli, case, category_dir, backend):
     case_dir = os.path.join(category_dir, case["dir"])
     with tempfile.TemporaryDirectory() as work:
         out_path = os.path.join(work, "out.npy")
         if case.get("precreate_out"):
             with open(out_path, "wb") as f:
                 f.write(PRECREATED_BYTES)
-        proc = subprocess.run(command_for(cli, case, case_dir, out_path), capture_output=True,
+        proc = subprocess.run(command_for(cli, case, case_dir, out_path, backend), capture_output=True,
                               text=True, timeout=120)
         if case["expect"]["kind"] == "error":
             return check_error(case, proc, out_path)
@@ -78,19 +84,27 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--cli", required=True, help="the scatter program")
     parser.add_argument("--cases", required=True, help="a category folder with manifest.json")
+    parser.add_argument("--backend", help="pass --backend to every run (auto, cpu, vulkan)")
     parser.add_argument("--case", action="append", help="run only these case ids")
     args = parser.parse_args()
+
+    if args.backend == "vulkan":
+        devices = subprocess.run([args.cli, "devices"], capture_output=True, text=True).stdout
+        if not any(line.startswith("vulkan ") for line in devices.splitlines()):
+            print("no Vulkan device: skipped")
+            return EXIT_SKIPPED
 
     with open(os.path.join(args.cases, "manifest.json")) as f:
         manifest = json.load(f)
     cases = [c for c in manifest["cases"] if not args.case or c["id"] in args.case]
     failures = 0
     for case in cases:
-        problem = run_case(args.cli, case, args.cases)
+        problem = run_case(args.cli, case, args.cases, args.backend)
         if problem:
             failures += 1
             print(f"FAIL {case['id']}: {problem}")
-    print(f"{manifest['category']}: {len(cases) - failures} of {len(cases)} cases passed")
+    where = f" on {args.backend}" if args.backend else ""
+    print(f"{manifest['category']}{where}: {len(cases) - failures} of {len(cases)} cases passed")
     return 1 if failures or not cases else 0
 
 
