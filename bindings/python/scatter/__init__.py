@@ -4,7 +4,7 @@
     out = scatter.elements(np.zeros(4, np.float32), np.array([1, 1, 3]),
                            np.ones(3, np.float32), reduction="add")   # [0, 2, 0, 1]
 """
-from ._context import Buffer, Context
+from ._context import Buffer, Context, DeviceArray
 from ._errors import (BackendUnavailableError, DeviceLostError, IndexOutOfRangeError,
                       InternalError, InvalidArgumentError, OutOfMemoryError, ScatterError,
                       ShapeMismatchError, TypeMismatchError, UnsupportedError)
@@ -15,7 +15,7 @@ __version__ = _lib.scatter_version_string().decode()
 library_version = __version__
 
 __all__ = [
-    "elements", "rows", "nd", "Context", "Buffer", "ScatterError", "InvalidArgumentError",
+    "elements", "rows", "nd", "Context", "Buffer", "DeviceArray", "ScatterError", "InvalidArgumentError",
     "TypeMismatchError", "ShapeMismatchError", "IndexOutOfRangeError", "UnsupportedError",
     "OutOfMemoryError", "BackendUnavailableError", "DeviceLostError", "InternalError",
     "REDUCTIONS", "OUT_OF_RANGE", "library_path", "library_version",

@@ -2,6 +2,8 @@
 import ctypes
 import weakref
 
+import numpy as np
+
 from ._errors import InvalidArgumentError, error_for_status
 from ._library import ContextDesc, lib
 
@@ -58,6 +60,19 @@ class Context:
         """A zero-filled buffer of `size` bytes owned by this context (device memory on Vulkan)."""
         return Buffer(self, size)
 
+    def to_device(self, array):
+        """Copies a numpy array into a new buffer of this context and returns it as a DeviceArray."""
+        array = np.ascontiguousarray(array)
+        buffer = Buffer(self, array.nbytes)
+        buffer.write(array)
+        return DeviceArray(buffer, array.shape, array.dtype)
+
+    def empty(self, shape, dtype):
+        """A zero-filled DeviceArray of `shape` and `dtype` in a new buffer of this context."""
+        dtype = np.dtype(dtype)
+        nbytes = int(np.prod(shape, dtype=np.int64)) * dtype.itemsize
+        return DeviceArray(Buffer(self, nbytes), shape, dtype)
+
     def close(self):
         """Destroys the context, first destroying the buffers still open on it."""
         if self._handle is not None:
@@ -110,6 +125,36 @@ class Buffer:
 
     def __del__(self):
         self.close()
+
+
+class DeviceArray:
+    """A contiguous row-major array that lives in a Buffer, at `byte_offset`.
+
+    Pass it as data, indices, updates or out of an operation on the buffer's context: the
+    operation then runs on the buffer without a round trip through host memory.
+    """
+
+    def __init__(self, buffer, shape, dtype, byte_offset=0):
+        self.buffer = buffer
+        self.shape = tuple(int(d) for d in shape)
+        self.dtype = np.dtype(dtype)
+        self.byte_offset = byte_offset
+        self.ndim = len(self.shape)
+        self.nbytes = int(np.prod(self.shape, dtype=np.int64)) * self.dtype.itemsize
+        if byte_offset + self.nbytes > buffer.size:
+            raise InvalidArgumentError(
+                f"a {self.nbytes}-byte array at offset {byte_offset} does not fit in a "
+                f"{buffer.size}-byte buffer")
+
+    @property
+    def context(self):
+        return self.buffer.context
+
+    def numpy(self):
+        """A host copy of the array."""
+        host = np.empty(self.shape, self.dtype)
+        self.buffer.read(host, self.byte_offset)
+        return host
 
 
 _default_contexts = {}

@@ -3,7 +3,7 @@ import ctypes
 
 import numpy as np
 
-from ._context import Context, check, default_context
+from ._context import Context, DeviceArray, check, default_context
 from ._errors import InvalidArgumentError, TypeMismatchError
 from ._library import Options, lib
 from ._tensor import TensorView
@@ -23,7 +23,9 @@ def _choice(table, value, what):
 
 def _as_array(value, dtype=None):
     # Arrays pass through untouched (no copy, no cast); lists and scalars become new arrays.
-    return value if isinstance(value, np.ndarray) else np.asarray(value, dtype=dtype)
+    if isinstance(value, (np.ndarray, DeviceArray)):
+        return value
+    return np.asarray(value, dtype=dtype)
 
 
 def _run(c_function, data, indices, updates, axis, reduction, exclude_self, out_of_range,
@@ -36,17 +38,20 @@ def _run(c_function, data, indices, updates, axis, reduction, exclude_self, out_
                       out_of_range=_choice(OUT_OF_RANGE, out_of_range, "out_of_range"),
                       flags=_OPTION_EXCLUDE_SELF if exclude_self else 0)
     if context is None:
-        context = default_context(backend)
+        # Device arrays name their context; host arrays use the shared one of `backend`.
+        on_device = [a for a in (data, indices, updates, out) if isinstance(a, DeviceArray)]
+        context = on_device[0].context if on_device else default_context(backend)
     elif not isinstance(context, Context):
         raise TypeError("context must be a scatter.Context")
     # Opaque elements are compared as bytes by the library; '<U3' vs '>U3' must not mix.
     if data.dtype.kind in "SUV" and updates.dtype != data.dtype:
         raise TypeMismatchError(f"updates dtype {updates.dtype} must equal data dtype {data.dtype}")
     if out is None:
-        out = np.empty_like(data)
-    else:
+        out = context.empty(data.shape, data.dtype) if isinstance(data, DeviceArray) \
+            else np.empty_like(data)
+    elif not isinstance(out, DeviceArray):
         if not isinstance(out, np.ndarray):
-            raise TypeError("out must be a numpy array")
+            raise TypeError("out must be a numpy array or a scatter.DeviceArray")
         if not out.flags.writeable:
             raise InvalidArgumentError("out is read-only")
         if data.dtype.kind in "SUV" and out.dtype != data.dtype:

@@ -3,6 +3,7 @@ import ctypes
 
 import numpy as np
 
+from ._context import DeviceArray
 from ._errors import TypeMismatchError, UnsupportedError
 from ._library import MAX_RANK, Tensor
 
@@ -34,6 +35,9 @@ class TensorView:
     """Holds a Tensor and the shape/stride arrays it points to for the duration of a call."""
 
     def __init__(self, array, name):
+        if isinstance(array, DeviceArray):
+            self._init_device(array)
+            return
         if not isinstance(array, np.ndarray):
             raise TypeError(f"{name} must be a numpy array, not {type(array).__name__}")
         if array.ndim > MAX_RANK:
@@ -58,6 +62,16 @@ class TensorView:
             struct_size=ctypes.sizeof(Tensor), dtype=code, element_size=element_size, rank=rank,
             shape=self._shape, strides=self._strides,
             data=array.__array_interface__["data"][0], buffer=None, byte_offset=0)
+
+    def _init_device(self, array):
+        code, element_size = scatter_dtype(array.dtype)
+        rank = array.ndim
+        self.array = array
+        self._shape = (ctypes.c_int64 * max(rank, 1))(*array.shape)
+        self.tensor = Tensor(
+            struct_size=ctypes.sizeof(Tensor), dtype=code, element_size=element_size, rank=rank,
+            shape=self._shape, strides=None, data=None, buffer=array.buffer._handle,
+            byte_offset=array.byte_offset)
 
     def pointer(self):
         return ctypes.byref(self.tensor)
