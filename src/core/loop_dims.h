@@ -13,8 +13,8 @@ template <int N>
 struct LoopDims {
     uint32_t rank = 0;  // 0 means a single element (or none when count == 0)
     int64_t count = 1;
-    int64_t shape[SCATTER_MAX_RANK] = {};
-    int64_t strides[N][SCATTER_MAX_RANK] = {};
+    int64_t shape[SCATTER_MAX_RANK];  // first `rank` entries set
+    int64_t strides[N][SCATTER_MAX_RANK];
 
     // The stride of tensor t over a one-dimensional (or scalar) iteration.
     int64_t flat_stride(int t) const { return rank == 0 ? 0 : strides[t][0]; }

@@ -171,7 +171,8 @@ const char* op_name(OpKind op) {
 }
 
 Status plan_operation(const OpRequest& request, scatter_context_t* context, OpPlan* plan) {
-    OpPlan p;
+    // Built in place: the caller discards the plan when this fails.
+    OpPlan& p = *plan;
     p.op = request.op;
     scatter_options options;
     SCATTER_RETURN_IF_ERROR(normalize_options(request.options, request.op, &options));
@@ -197,9 +198,7 @@ Status plan_operation(const OpRequest& request, scatter_context_t* context, OpPl
         case OpKind::Rows: SCATTER_RETURN_IF_ERROR(plan_rows(&p, options.axis)); break;
         case OpKind::Nd: SCATTER_RETURN_IF_ERROR(plan_nd(&p)); break;
     }
-    SCATTER_RETURN_IF_ERROR(check_overlaps(&p));
-    *plan = p;
-    return Status();
+    return check_overlaps(&p);
 }
 
 }  // namespace scatter

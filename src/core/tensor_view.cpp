@@ -163,7 +163,10 @@ Status make_tensor_view(const char* name, const scatter_tensor* tensor, scatter_
     if (tensor == nullptr)
         return make_error(SCATTER_ERROR_INVALID_ARGUMENT, "%s is NULL", name);
     SCATTER_RETURN_IF_ERROR(check_struct_size(name, tensor, tensor->struct_size, sizeof(scatter_tensor)));
-    TensorView v;
+    // Built in place: the caller discards the view when this fails.
+    TensorView& v = *view;
+    v.buffer = nullptr;
+    v.byte_offset = 0;
     v.info = find_dtype(tensor->dtype);
     if (v.info == nullptr)
         return make_error(SCATTER_ERROR_INVALID_ARGUMENT, "%s.dtype = %d is not a scatter_dtype",
@@ -172,9 +175,7 @@ Status make_tensor_view(const char* name, const scatter_tensor* tensor, scatter_
     SCATTER_RETURN_IF_ERROR(fill_shape_and_strides(name, *tensor, &v));
     SCATTER_RETURN_IF_ERROR(compute_extent(name, &v));
     if (access == Access::Write) SCATTER_RETURN_IF_ERROR(check_no_self_overlap(name, v));
-    SCATTER_RETURN_IF_ERROR(resolve_memory(name, *tensor, context, &v));
-    *view = v;
-    return Status();
+    return resolve_memory(name, *tensor, context, &v);
 }
 
 bool views_overlap(const TensorView& a, const TensorView& b) {

@@ -17,8 +17,10 @@ struct TensorView {
     const DtypeInfo* info = nullptr;
     uint32_t element_size = 0;  // bytes, also for opaque
     uint32_t rank = 0;
-    int64_t shape[SCATTER_MAX_RANK] = {};
-    int64_t strides[SCATTER_MAX_RANK] = {};  // in elements, always filled in
+    // Only the first `rank` entries are set (left uninitialized past them: a call builds four
+    // views, and the microsecond budget of a tiny call has no room for zeroing unused entries).
+    int64_t shape[SCATTER_MAX_RANK];
+    int64_t strides[SCATTER_MAX_RANK];  // in elements, always filled in
     int64_t element_count = 0;
     // Byte offsets of the lowest and one past the highest byte any element occupies, relative to
     // element 0 (both 0 when empty).
