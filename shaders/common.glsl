@@ -15,13 +15,15 @@ layout(push_constant) uniform PushConstants {
     uint count;  // invocations that do work; the grid is rounded up to whole workgroups
 } pc;
 
-layout(std430, binding = SCATTER_BINDING_PARAMS) readonly buffer Params { int p[]; };
+// No two bindings share memory (core rejects overlapping tensors; in place, data is never read):
+// `restrict` lets the compiler keep parameters and tensor words in registers across stores.
+layout(std430, binding = SCATTER_BINDING_PARAMS) restrict readonly buffer Params { int p[]; };
 layout(std430, binding = SCATTER_BINDING_STATUS) buffer Status { uint status_words[]; };
-layout(std430, binding = SCATTER_BINDING_OUT) buffer OutWindow { uint w[]; } out_windows[SCATTER_WINDOWS];
-layout(std430, binding = SCATTER_BINDING_DATA) readonly buffer DataWindow { uint w[]; } data_windows[SCATTER_WINDOWS];
-layout(std430, binding = SCATTER_BINDING_INDICES) readonly buffer IndexWindow { uint w[]; } index_windows[SCATTER_WINDOWS];
-layout(std430, binding = SCATTER_BINDING_UPDATES) readonly buffer UpdateWindow { uint w[]; } update_windows[SCATTER_WINDOWS];
-layout(std430, binding = SCATTER_BINDING_SCRATCH) buffer ScratchWindow { uint w[]; } scratch_windows[SCATTER_WINDOWS];
+layout(std430, binding = SCATTER_BINDING_OUT) restrict buffer OutWindow { uint w[]; } out_windows[SCATTER_WINDOWS];
+layout(std430, binding = SCATTER_BINDING_DATA) restrict readonly buffer DataWindow { uint w[]; } data_windows[SCATTER_WINDOWS];
+layout(std430, binding = SCATTER_BINDING_INDICES) restrict readonly buffer IndexWindow { uint w[]; } index_windows[SCATTER_WINDOWS];
+layout(std430, binding = SCATTER_BINDING_UPDATES) restrict readonly buffer UpdateWindow { uint w[]; } update_windows[SCATTER_WINDOWS];
+layout(std430, binding = SCATTER_BINDING_SCRATCH) restrict buffer ScratchWindow { uint w[]; } scratch_windows[SCATTER_WINDOWS];
 
 uint invocation_index() {
     return (gl_WorkGroupID.y * gl_NumWorkGroups.x + gl_WorkGroupID.x) * SCATTER_WORKGROUP_SIZE +
