@@ -93,6 +93,7 @@ SCATTER_API scatter_status scatter_batch_record(scatter_batch batch, scatter_op 
         SCATTER_RETURN_IF_ERROR(plan_for(batch->context, op, data, indices, updates, options, out, &plan));
         return batch->impl->record(plan);
 #else
+        (void)op, (void)data, (void)indices, (void)updates, (void)options, (void)out;
         return no_vulkan();
 #endif
     });
