@@ -83,3 +83,21 @@ fn unsupported_pair_and_bad_shapes() {
 fn version_is_reported() {
     assert!(scatter::version().starts_with("0."));
 }
+
+#[test]
+fn one_context_from_several_threads() {
+    let ctx = Context::cpu().unwrap();
+    std::thread::scope(|scope| {
+        for t in 0..4i32 {
+            let ctx = &ctx;
+            scope.spawn(move || {
+                let out = ctx
+                    .scatter(Op::Elements, View::new(&[0i32; 3], &[3]).unwrap(),
+                             View::new(&[1i64], &[1]).unwrap(), View::new(&[t], &[1]).unwrap(),
+                             &Options::default())
+                    .unwrap();
+                assert_eq!(out, [0, t, 0]);
+            });
+        }
+    });
+}
