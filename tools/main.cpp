@@ -22,10 +22,22 @@ const std::map<std::string, scatter_backend> kRunBackends = {
 const std::map<std::string, scatter_backend> kBenchBackends = {
     {"cpu", SCATTER_BACKEND_CPU}, {"vulkan", SCATTER_BACKEND_VULKAN}};
 
+// An option whose value is one of the names in `names` (anything else is a usage error); the
+// matching enum is stored in *target.
+template <typename Enum>
+CLI::Option* add_choice(CLI::App* command, const std::string& name, Enum* target,
+                        const std::map<std::string, Enum>& names, const std::string& help) {
+    std::vector<std::string> keys;
+    for (const auto& entry : names) keys.push_back(entry.first);
+    return command
+        ->add_option_function<std::string>(
+            name, [target, &names](const std::string& value) { *target = names.at(value); }, help)
+        ->check(CLI::IsMember(keys));
+}
+
 void add_context_options(CLI::App* command, ContextSettings* settings,
                          const std::map<std::string, scatter_backend>& backends) {
-    command->add_option("--backend", settings->backend, "Backend to run on")
-        ->transform(CLI::CheckedTransformer(backends));
+    add_choice(command, "--backend", &settings->backend, backends, "Backend to run on");
     command->add_option("--device", settings->device_index,
                         "Vulkan device index from `scatter devices` (-1: automatic)")
         ->check(CLI::Range(-1, INT32_MAX));
@@ -35,21 +47,18 @@ void add_context_options(CLI::App* command, ContextSettings* settings,
 
 void add_run_command(CLI::App* app, RunOptions* run, bool* exclude_self) {
     CLI::App* command = app->add_subcommand("run", "Scatter updates into data, write the result");
-    command->add_option("--op", run->op, "elements | rows | nd")
-        ->required()
-        ->transform(CLI::CheckedTransformer(op_names()));
+    add_choice(command, "--op", &run->op, op_names(), "The operation")->required();
     command->add_option("--data", run->data_path, "data .npy")->required();
     command->add_option("--indices", run->indices_path, "indices .npy (int32 or int64)")->required();
     command->add_option("--updates", run->updates_path, "updates .npy (the data's dtype)")->required();
     command->add_option("--out", run->out_path, "result .npy (written only on success)")->required();
     command->add_option("--axis", run->options.axis, "Axis for elements and rows (default 0)");
-    command->add_option("--reduction", run->options.reduction, "How updates combine (default none)")
-        ->transform(CLI::CheckedTransformer(reduction_names()));
+    add_choice(command, "--reduction", &run->options.reduction, reduction_names(),
+               "How updates combine (default none)");
     command->add_flag("--exclude-self", *exclude_self,
                       "A hit target starts from the reduction's identity, not its data value");
-    command->add_option("--out-of-range", run->options.out_of_range,
-                        "Policy for out-of-range indices (default error)")
-        ->transform(CLI::CheckedTransformer(out_of_range_names()));
+    add_choice(command, "--out-of-range", &run->options.out_of_range, out_of_range_names(),
+               "Policy for out-of-range indices (default error)");
     add_context_options(command, &run->context, kRunBackends);
 }
 
