@@ -121,11 +121,11 @@ void print_result(const Result& result, const std::string& backend, uint32_t thr
         }
         std::printf("%s\n", row.dump().c_str());
     } else if (w.latency) {
-        std::printf("%-3s %-60s %9.3f us/call (min %.3f)  %7.2f GB/s  memcpy %7.2f GB/s  ratio %.3f\n",
+        std::printf("%-3s %-66s %9.3f us/call (min %.3f)  %7.2f GB/s  memcpy %7.2f GB/s  ratio %.3f\n",
                     w.id.c_str(), w.describe().c_str(), result.scatter.median_ms * 1000,
                     result.scatter.min_ms * 1000, gbps, memcpy_gbps, ratio);
     } else {
-        std::printf("%-3s %-60s %9.3f ms (min %.3f)  %7.2f GB/s  memcpy %7.2f GB/s  ratio %.3f\n",
+        std::printf("%-3s %-66s %9.3f ms (min %.3f)  %7.2f GB/s  memcpy %7.2f GB/s  ratio %.3f\n",
                     w.id.c_str(), w.describe().c_str(), result.scatter.median_ms, result.scatter.min_ms,
                     gbps, memcpy_gbps, ratio);
     }
