@@ -161,7 +161,9 @@ Status RecordedOperation::write_descriptors() {
             if (offset < b.buffer_size) {
                 info = {b.buffer, offset, std::min<uint64_t>(device_.window_bytes, b.buffer_size - offset)};
             } else {
-                info = infos[2 + s * SCATTER_WINDOWS];  // never reached by the shader; must be valid
+                // Never read by the shader, but every descriptor must be valid: an empty tensor
+                // may even start past its buffer's end.
+                info = infos[0];
             }
         }
     }
