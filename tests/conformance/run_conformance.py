@@ -91,6 +91,9 @@ def main():
     if args.backend == "vulkan":
         devices = subprocess.run([args.cli, "devices"], capture_output=True, text=True).stdout
         if not any(line.startswith("vulkan ") for line in devices.splitlines()):
+            if os.environ.get("SCATTER_TEST_REQUIRE_VULKAN") == "1":
+                print("no Vulkan device although SCATTER_TEST_REQUIRE_VULKAN=1")
+                return 1
             print("no Vulkan device: skipped")
             return EXIT_SKIPPED
 
