@@ -46,7 +46,7 @@ template <class Run> void run_random_cases(uint64_t count, const RandomLimits& l
 }
 
 TEST(DiffRandom, CpuMatchesReference) {
-    run_random_cases(2500, RandomLimits{}, [](const ScatterCase& c) { c.run_cpu(); });
+    run_random_cases(6000, RandomLimits{}, [](const ScatterCase& c) { c.run_cpu(); });
 }
 
 TEST(DiffRandomVulkan, VulkanMatchesReference) {
