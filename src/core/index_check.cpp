@@ -183,7 +183,9 @@ Status check_divisors(const OpPlan& plan, TaskRunner& runner, const int64_t* tar
     const int64_t axis_size = plan.data.shape[plan.axis];
 
     int64_t bad = first_failure(runner, upd.element_count, [&](int64_t begin, int64_t end) -> int64_t {
-        const int64_t* strides[] = {upd.strides, idx.strides};
+        // Only elements reads indices at the update's position (same shape); rows/nd walk the
+        // updates alone (indices have another shape there).
+        const int64_t* strides[] = {upd.strides, plan.op == OpKind::Elements ? idx.strides : upd.strides};
         StridedWalk<2> walk(upd.rank, upd.shape, strides);
         walk.seek(begin);
         for (int64_t f = begin; f < end; ++f, walk.next()) {
