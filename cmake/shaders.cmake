@@ -24,10 +24,12 @@ function(scatter_compile_shader out_var)
     OUTPUT ${header}
     COMMAND ${CMAKE_COMMAND} -E make_directory ${dir}
     COMMAND ${SCATTER_GLSLANG} --target-env vulkan1.1 -I${SCATTER_SHADER_DIR} ${ARG_DEFINES}
-            --depfile ${dir}/${ARG_NAME}.d -o ${spv} ${SCATTER_SHADER_DIR}/${ARG_SOURCE} > ${dir}/${ARG_NAME}.log
+            -o ${spv} ${SCATTER_SHADER_DIR}/${ARG_SOURCE} > ${dir}/${ARG_NAME}.log
     COMMAND ${SCATTER_SPIRV_VAL} --target-env vulkan1.1 ${spv}
+    # The depfile names the OUTPUT (the header), so included files rebuild it when they change.
     COMMAND ${SCATTER_GLSLANG} --target-env vulkan1.1 -I${SCATTER_SHADER_DIR} ${ARG_DEFINES}
-            --vn scatter_spirv_${ARG_NAME} -o ${header} ${SCATTER_SHADER_DIR}/${ARG_SOURCE} > ${dir}/${ARG_NAME}.log
+            --depfile ${dir}/${ARG_NAME}.d --vn scatter_spirv_${ARG_NAME} -o ${header}
+            ${SCATTER_SHADER_DIR}/${ARG_SOURCE} > ${dir}/${ARG_NAME}.log
     DEPENDS ${SCATTER_SHADER_DIR}/${ARG_SOURCE}
     DEPFILE ${dir}/${ARG_NAME}.d
     COMMENT "GLSL -> SPIR-V ${ARG_NAME}"
@@ -38,8 +40,9 @@ endfunction()
 # scatter_embed_shaders(<target>): compiles every module and adds the registry to <target>.
 function(scatter_embed_shaders target)
   set(headers)
-  set(names index copy)
+  set(names index copy buckets)
   scatter_compile_shader(headers NAME index SOURCE index.comp)
+  scatter_compile_shader(headers NAME buckets SOURCE buckets.comp)
   scatter_compile_shader(headers NAME copy SOURCE copy.comp)
   foreach(variant ${SCATTER_SCATTER_VARIANTS})
     string(REPLACE ":" ";" parts ${variant})

@@ -1,5 +1,15 @@
 #version 450
-// The scatter pass, owner-computes: one invocation per column, a column being every update that
+// The scatter pass. Two algorithms, both applying each target's updates in exactly the row-major
+// order the CPU backend uses, with no atomics on values: bitwise-identical results on every run.
+//
+// Target-parallel (the default; buckets.comp prepares it): one invocation per out element.
+//   GATHER_WINNER  `none`: copies the winning update, or data where no update lands.
+//   APPLY_TARGETS  reductions: folds the target's sorted updates in a register, then applies
+//                  exclude_self and mean, and writes out once (data where no update lands).
+// Both also do the copy out = data, so no separate copy pass runs.
+//
+// Owner-computes (the fallback when the bucket tables would not fit in scratch's windows):
+// one invocation per column, a column being every update that
 // can reach a fixed set of targets no other column reaches. It applies its updates in row-major
 // order, so duplicates are reduced in exactly the order the CPU backend uses, with no atomics on
 // values and bitwise-identical results from run to run.
@@ -70,11 +80,11 @@ void apply_elements_column(int column) {
     }
 }
 
-void apply_slices_column(int column) {
-    int inner = p[P_INNER];
-    int i = column % inner;
-    int o = column / inner;
-    int out_offset = 0, update_offset = 0;
+// Element offsets of slice position (outer o, inner i): in out, of target row 0; in updates, of
+// slice 0. A slice's own row/slice offsets from the index pass are added to them.
+void slice_bases(int o, int i, out int out_offset, out int update_offset) {
+    out_offset = 0;
+    update_offset = 0;
     // The inner part: data dims from P_INNER_FIRST_DIM on.
     int rest = i;
     for (int d = tensor_rank(T_OUT) - 1; d >= p[P_INNER_FIRST_DIM]; --d) {
@@ -93,6 +103,14 @@ void apply_slices_column(int column) {
         out_offset += c * tensor_stride(T_OUT, d);
         update_offset += c * tensor_stride(T_UPDATES, d);
     }
+}
+
+void apply_slices_column(int column) {
+    int inner = p[P_INNER];
+    int i = column % inner;
+    int o = column / inner;
+    int out_offset, update_offset;
+    slice_bases(o, i, out_offset, update_offset);
     int slices = p[P_SLICES];
     int target_rows = p[P_TARGET_ROWS];
     for (int j = 0; j < slices; ++j) {
@@ -114,12 +132,96 @@ void finish_mean(int position) {
 }
 #endif
 
+// ---- target-parallel modes: one invocation per out element (position t, row-major) ----
+// The key of t (elements: t itself; rows/nd: its target row) and, for rows/nd, the updates offset
+// of slice 0 at t's outer and inner position.
+int target_key(int t, out int update_base) {
+    update_base = 0;
+    if (p[P_OP] == SCATTER_OP_ELEMENTS) return t;
+    int inner = p[P_INNER];
+    int rows = p[P_TARGET_ROWS];
+    int out_base;
+    slice_bases(t / (rows * inner), t % inner, out_base, update_base);
+    return (t / inner) % rows;
+}
+
+// Element offset in updates of `item` reaching a target whose slice-0 offset is update_base.
+int item_update_offset(int item, int update_base) {
+    if (p[P_OP] == SCATTER_OP_ELEMENTS) return offset_of_flat(T_UPDATES, item);
+    return update_base + int(scratch_word(uint(p[P_SLICE_UPDATE_BASE] + item)));
+}
+
+bool in_place() { return p[P_IN_PLACE] != 0; }
+
+#if SCATTER_DTYPE == SCATTER_DT_RAW
+// `none`: out[t] = the winning update, or data[t] when no update reaches t.
+void gather_winner(int t) {
+    int update_base;
+    int key = target_key(t, update_base);
+    uint winner = scratch_word(uint(p[P_WINNER_BASE] + key));
+    if (winner == 0u && in_place()) return;
+    uint size = uint(tensor_element_size(T_OUT));
+    uint to = tensor_byte(T_OUT, offset_of_flat(T_OUT, t));
+    bool from_update = winner != 0u;
+    uint from = from_update ? tensor_byte(T_UPDATES, item_update_offset(int(winner - 1u), update_base))
+                            : tensor_byte(T_DATA, offset_of_flat(T_DATA, t));
+    uint piece = piece_size_for(from, to, size);
+    for (uint b = 0u; b < size; b += piece)
+        out_store_piece(to + b, piece, from_update ? update_piece(from + b, piece) : data_piece(from + b, piece));
+}
+#else
+uvec4 load_data_element(uint byte) {
+    if (ELEMENT_SIZE < 4u) return uvec4(data_piece(byte, ELEMENT_SIZE), 0u, 0u, 0u);
+    uint w = byte >> 2u;
+    uvec4 r = uvec4(data_word(w), 0u, 0u, 0u);
+    if (ELEMENT_SIZE >= 8u) r.y = data_word(w + 1u);
+    if (ELEMENT_SIZE >= 16u) { r.z = data_word(w + 2u); r.w = data_word(w + 3u); }
+    return r;
+}
+
+// Reductions: folds t's updates, sorted into row-major order by the buckets passes, into a
+// register and writes out[t] once (data[t] when no update reaches it: no separate copy pass).
+void apply_target(int t) {
+    int update_base;
+    int key = target_key(t, update_base);
+    uint hits = scratch_word(uint(p[P_COUNTS_BASE] + key));
+    uint to = tensor_byte(T_OUT, offset_of_flat(T_OUT, t));
+    if (hits == 0u && in_place()) return;
+    uvec4 self = in_place() ? load_out_element(to) : load_data_element(tensor_byte(T_DATA, offset_of_flat(T_DATA, t)));
+    if (hits == 0u) {
+        store_out_element(to, self);
+        return;
+    }
+    uint reduction = uint(p[P_REDUCTION]);
+    bool exclude = p[P_EXCLUDE_SELF] != 0;
+    uvec4 value = exclude ? identity_raw(reduction) : self;
+    uint first = uint(p[P_LIST_BASE]) + scratch_word(uint(p[P_START_BASE] + key));
+    for (uint k = 0u; k < hits; ++k) {
+        int item = int(scratch_word(first + k));
+        value = step_raw(reduction, value, load_update_element(tensor_byte(T_UPDATES, item_update_offset(item, update_base))));
+    }
+    if (reduction == R_MEAN) value = mean_raw(value, hits + (exclude ? 0u : 1u));
+    store_out_element(to, value);
+}
+#endif
+
 void main() {
     uint id = invocation_index();
     if (id >= pc.count || operation_failed()) return;
 #if SCATTER_DTYPE != SCATTER_DT_RAW
     if (pc.mode == SCATTER_MODE_FINISH_MEAN) {
         finish_mean(int(id));
+        return;
+    }
+#endif
+#if SCATTER_DTYPE == SCATTER_DT_RAW
+    if (pc.mode == SCATTER_MODE_GATHER_WINNER) {
+        gather_winner(int(id));
+        return;
+    }
+#else
+    if (pc.mode == SCATTER_MODE_APPLY_TARGETS) {
+        apply_target(int(id));
         return;
     }
 #endif

@@ -30,6 +30,13 @@
 #define SCATTER_MODE_COPY 0              /* copy pass: out = data */
 #define SCATTER_MODE_APPLY 0             /* scatter pass: one invocation per column */
 #define SCATTER_MODE_FINISH_MEAN 1       /* scatter pass: divide hit targets by their count */
+#define SCATTER_MODE_GATHER_WINNER 2     /* scatter pass, `none`: one invocation per out element */
+#define SCATTER_MODE_APPLY_TARGETS 3     /* scatter pass, reductions: one invocation per out element */
+#define SCATTER_MODE_WINNER 0            /* buckets pass: the last update of each key */
+#define SCATTER_MODE_COUNT 1             /* buckets pass: updates per key, arrival rank per item */
+#define SCATTER_MODE_ALLOCATE 2          /* buckets pass: each key's range of the list */
+#define SCATTER_MODE_PLACE 3             /* buckets pass: items into their key's range */
+#define SCATTER_MODE_SORT 4              /* buckets pass: each range into row-major order */
 
 /* Operation kinds in the parameter block. */
 #define SCATTER_OP_ELEMENTS 0
@@ -50,7 +57,8 @@
 #define P_DEPTH 10           /* nd: index depth k */
 #define P_WINDOW_SHIFT 11    /* log2 of a window's size in 32-bit words */
 #define P_HAS_COUNTS 12      /* mean or exclude_self: hit counts are kept in scratch */
-#define P_COUNTS_BASE 13     /* word offset of the hit counts in scratch */
+#define P_COUNTS_BASE 13     /* word offset of the hit counts in scratch (per out element, or
+                                per key on the target-parallel path) */
 #define P_SLICE_OFFSET_BASE 14 /* word offset of slice j's target offset in out (elements) */
 #define P_SLICE_ROW_BASE 15  /* word offset of slice j's target row, -1 when skipped */
 #define P_SLICE_UPDATE_BASE 16 /* word offset of slice j's element offset in updates */
@@ -58,7 +66,15 @@
 #define P_UPDATE_DIM_SHIFT 18 /* updates dim of inner data dim d is d + this */
 #define P_UPDATE_SLICE_DIM 19 /* first updates dim of the slice part (rows: axis; nd: 0) */
 #define P_SLICE_DIMS 20      /* rows: rank(indices); nd: rank(indices) - 1 */
-#define P_TENSORS 24         /* first tensor block */
+/* Target-parallel path (buckets.comp): word offsets in scratch. Keys are out elements (elements)
+ * or target rows (rows/nd); items are index positions (elements) or slices (rows/nd). */
+#define P_WINNER_BASE 21     /* `none`: per key, 1 + the last item reaching it, 0 if none */
+#define P_START_BASE 22      /* reductions: per key, where its range of the list starts */
+#define P_RANK_BASE 23       /* reductions: per item, its arrival rank within its key */
+#define P_LIST_BASE 24       /* reductions: the items, grouped by key */
+#define P_TOTAL_WORD 25      /* reductions: list words handed out so far */
+#define P_IN_PLACE 26        /* out is data: the target modes read self from out */
+#define P_TENSORS 32         /* first tensor block */
 
 /* One tensor block: rank, element size, byte position of element 0 in the bound windows,
  * then shape and strides (in elements). */

@@ -11,6 +11,7 @@
 #include <cstdio>
 #include <cstring>
 #include <functional>
+#include <memory>
 #include <thread>
 
 namespace {
@@ -68,13 +69,42 @@ struct Result {
     uint64_t bytes;  // data read + out written + indices read + updates read
 };
 
-Result bench_workload(scatter_context context, const Workload& workload, int repeat) {
+// A context buffer holding `bytes`, destroyed with the holder.
+struct ResidentBuffer {
+    scatter_buffer buffer = nullptr;
+    ResidentBuffer(scatter_context context, const std::vector<uint8_t>& bytes) {
+        check_status(scatter_buffer_create(context, bytes.size(), &buffer));
+        check_status(scatter_buffer_write(buffer, 0, bytes.data(), bytes.size()));
+    }
+    ~ResidentBuffer() { scatter_buffer_destroy(buffer); }
+    ResidentBuffer(const ResidentBuffer&) = delete;
+    ResidentBuffer& operator=(const ResidentBuffer&) = delete;
+};
+
+void place_in(scatter_tensor* tensor, const ResidentBuffer& resident) {
+    tensor->data = nullptr;
+    tensor->buffer = resident.buffer;
+    tensor->byte_offset = 0;
+}
+
+Result bench_workload(scatter_context context, const Workload& workload, int repeat, bool resident) {
     WorkloadInputs inputs = generate_inputs(workload);
     std::vector<uint8_t> out(inputs.data.size());
-    const scatter_tensor data = host_tensor(workload.dtype, workload.data_shape, inputs.data.data());
-    const scatter_tensor indices = host_tensor(SCATTER_DTYPE_I64, workload.indices_shape, inputs.indices.data());
-    const scatter_tensor updates = host_tensor(workload.dtype, workload.updates_shape, inputs.updates.data());
-    const scatter_tensor out_tensor = host_tensor(workload.dtype, workload.data_shape, out.data());
+    scatter_tensor data = host_tensor(workload.dtype, workload.data_shape, inputs.data.data());
+    scatter_tensor indices = host_tensor(SCATTER_DTYPE_I64, workload.indices_shape, inputs.indices.data());
+    scatter_tensor updates = host_tensor(workload.dtype, workload.updates_shape, inputs.updates.data());
+    scatter_tensor out_tensor = host_tensor(workload.dtype, workload.data_shape, out.data());
+    std::unique_ptr<ResidentBuffer> buffers[4];
+    if (resident) {
+        buffers[0] = std::make_unique<ResidentBuffer>(context, inputs.data);
+        buffers[1] = std::make_unique<ResidentBuffer>(context, inputs.indices);
+        buffers[2] = std::make_unique<ResidentBuffer>(context, inputs.updates);
+        buffers[3] = std::make_unique<ResidentBuffer>(context, out);
+        place_in(&data, *buffers[0]);
+        place_in(&indices, *buffers[1]);
+        place_in(&updates, *buffers[2]);
+        place_in(&out_tensor, *buffers[3]);
+    }
     scatter_options options = SCATTER_OPTIONS_INIT;
     options.axis = workload.op == ScatterOp::nd ? 0 : workload.axis;
     options.reduction = workload.reduction;
@@ -87,6 +117,7 @@ Result bench_workload(scatter_context context, const Workload& workload, int rep
     result.scatter = time_calls(repeat, calls, [&] {
         check_status(op(context, &data, &indices, &updates, &options, &out_tensor));
     });
+    for (auto& b : buffers) b.reset();
 
     // The same traffic as a copy: half the bytes read, half written.
     inputs = WorkloadInputs();
@@ -102,7 +133,7 @@ Result bench_workload(scatter_context context, const Workload& workload, int rep
 double gigabytes_per_second(uint64_t bytes, double ms) { return ms > 0 ? bytes / (ms * 1e6) : 0; }
 
 void print_result(const Result& result, const std::string& backend, uint32_t threads, int repeat,
-                  bool json) {
+                  bool resident, bool json) {
     const Workload& w = *result.workload;
     const double gbps = gigabytes_per_second(result.bytes, result.scatter.median_ms);
     const double memcpy_gbps = gigabytes_per_second(result.bytes, result.memcpy.median_ms);
@@ -111,6 +142,7 @@ void print_result(const Result& result, const std::string& backend, uint32_t thr
         nlohmann::json row = {{"workload", w.id},           {"description", w.describe()},
                               {"backend", backend},         {"threads", threads},
                               {"repeat", repeat},           {"bytes", result.bytes},
+                              {"tensors", resident ? "resident" : "host"},
                               {"median_ms", result.scatter.median_ms},
                               {"min_ms", result.scatter.min_ms},
                               {"gbps", gbps},               {"memcpy_gbps", memcpy_gbps},
@@ -151,8 +183,8 @@ int bench_command(const BenchOptions& options) {
     const uint32_t threads = options.context.threads != 0 ? options.context.threads
                                                           : std::max(1u, std::thread::hardware_concurrency());
     for (const Workload* workload : selected_workloads(options.workloads)) {
-        const Result result = bench_workload(context.get(), *workload, options.repeat);
-        print_result(result, scatter_backend_name(backend), threads, options.repeat, options.json);
+        const Result result = bench_workload(context.get(), *workload, options.repeat, options.resident);
+        print_result(result, scatter_backend_name(backend), threads, options.repeat, options.resident, options.json);
     }
     return 0;
 }

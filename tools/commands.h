@@ -22,6 +22,7 @@ struct BenchOptions {
     ContextSettings context;
     int repeat = 7;
     bool json = false;
+    bool resident = false;  // tensors in context buffers (device memory on Vulkan), not host memory
 };
 
 int run_command(const RunOptions& options);

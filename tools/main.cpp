@@ -77,6 +77,9 @@ void add_bench_command(CLI::App* app, BenchOptions* bench) {
     command->add_option("--repeat", bench->repeat, "Timed runs per workload (default 7)")
         ->check(CLI::Range(1, 1000000));
     command->add_flag("--json", bench->json, "One JSON object per workload per line");
+    command->add_flag("--resident", bench->resident,
+                      "Keep the tensors in context buffers (device memory on Vulkan), uploaded before "
+                      "timing, as an engine would; default: host memory, staged in and out per call");
     bench->context.backend = SCATTER_BACKEND_CPU;
     add_context_options(command, &bench->context, kBenchBackends);
 }

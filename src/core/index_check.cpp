@@ -33,8 +33,16 @@ int64_t first_failure(TaskRunner& runner, int64_t n, Find&& find) {
     return result == INT64_MAX ? -1 : result;
 }
 
+// An AVX2 clone picked at load time, on x86-64 ELF only: target_clones needs ifunc, which
+// Windows lacks, and "avx2" means nothing to other CPUs.
+#if defined(__x86_64__) && defined(__ELF__)
+#define SCATTER_CLONES_AVX2 __attribute__((target_clones("avx2", "default")))
+#else
+#define SCATTER_CLONES_AVX2
+#endif
+
 // Whether any v[f], f in [begin, end), lies outside [-bound, bound). Branch-free so that it
-// vectorizes (a min/max reduction); built for AVX2 too, picked at load time.
+// vectorizes (a min/max reduction); built for AVX2 too where SCATTER_CLONES_AVX2 allows.
 template <class Index>
 bool any_out_of_range_impl(const Index* v, int64_t begin, int64_t end, int64_t bound) {
     int64_t low = 0, high = 0;
@@ -45,12 +53,10 @@ bool any_out_of_range_impl(const Index* v, int64_t begin, int64_t end, int64_t b
     }
     return low < -bound || high >= bound;
 }
-__attribute__((target_clones("avx2", "default"))) bool any_out_of_range(const int64_t* v, int64_t begin,
-                                                                         int64_t end, int64_t bound) {
+SCATTER_CLONES_AVX2 bool any_out_of_range(const int64_t* v, int64_t begin, int64_t end, int64_t bound) {
     return any_out_of_range_impl(v, begin, end, bound);
 }
-__attribute__((target_clones("avx2", "default"))) bool any_out_of_range(const int32_t* v, int64_t begin,
-                                                                         int64_t end, int64_t bound) {
+SCATTER_CLONES_AVX2 bool any_out_of_range(const int32_t* v, int64_t begin, int64_t end, int64_t bound) {
     return any_out_of_range_impl(v, begin, end, bound);
 }
 

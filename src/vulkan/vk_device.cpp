@@ -172,9 +172,14 @@ uint64_t masked_features_from_environment() {
         if (name == "int64") mask |= SCATTER_FEATURE_INT64 | SCATTER_FEATURE_INT64_ATOMICS;
         else if (name == "float64") mask |= SCATTER_FEATURE_FLOAT64;
         else if (name == "host_visible") mask |= kFeatureHostVisibleBuffers;
+        else if (name == "target_path") mask |= kFeatureTargetPath;
         begin = end + 1;
     }
     return mask;
+}
+
+uint64_t internal_features_from_environment() {
+    return (kFeatureHostVisibleBuffers | kFeatureTargetPath) & ~masked_features_from_environment();
 }
 
 OwnedInstance::~OwnedInstance() {
@@ -331,7 +336,7 @@ Status VulkanDevice::create(const scatter_context_desc& desc, const ContextConfi
     self->window_bytes = std::min<uint64_t>(largest_power_of_two_at_most(p.limits.maxStorageBufferRange), 1ull << 29);
     self->offset_alignment = std::max<uint64_t>(p.limits.minStorageBufferOffsetAlignment, 4);
     self->features = handles.enabled_features;
-    if (!(masked_features_from_environment() & kFeatureHostVisibleBuffers)) self->features |= kFeatureHostVisibleBuffers;
+    self->features |= internal_features_from_environment();
     *out = std::move(self);
     return Status();
 }
@@ -363,7 +368,7 @@ Status VulkanDevice::borrow(const BorrowedDevice& b, std::unique_ptr<VulkanDevic
     self->offset_alignment = std::max<uint64_t>(p.limits.minStorageBufferOffsetAlignment, 4);
     uint64_t usable = entry->info.features & ~masked_features_from_environment();
     self->features = b.enabled_features & usable & (SCATTER_FEATURE_INT64 | SCATTER_FEATURE_FLOAT64);
-    if (!(masked_features_from_environment() & kFeatureHostVisibleBuffers)) self->features |= kFeatureHostVisibleBuffers;
+    self->features |= internal_features_from_environment();
     *out = std::move(self);
     return Status();
 }

@@ -14,9 +14,13 @@
 
 namespace scatter {
 
-// Test switch: SCATTER_VULKAN_DISABLE_FEATURES="int64,float64,host_visible" hides device
-// features from contexts so the fallback paths run on a device (lavapipe) that has them all.
+// Test switch: SCATTER_VULKAN_DISABLE_FEATURES="int64,float64,host_visible,target_path" hides
+// device features (and the target-parallel algorithm) from contexts so the fallback paths run on
+// a device (lavapipe) that has them all.
 constexpr uint64_t kFeatureHostVisibleBuffers = 1ull << 63;  // internal: buffers the CPU can map
+constexpr uint64_t kFeatureTargetPath = 1ull << 62;  // internal: the target-parallel algorithm
+// The internal bits a context starts with, less those the test switch hides.
+uint64_t internal_features_from_environment();
 uint64_t masked_features_from_environment();
 
 // One physical device as scatter_devices reports it.

@@ -19,6 +19,9 @@ Status allocate(VulkanDevice& device, uint64_t size, MemoryUse use, Allocation* 
     int type = -1;
     if (use == MemoryUse::Staging) {
         type = device.find_memory_type(requirements.memoryTypeBits, host, VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT);
+    } else if (use == MemoryUse::Scratch) {
+        type = device.find_memory_type(requirements.memoryTypeBits, VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT, 0);
+        if (type < 0) type = device.find_memory_type(requirements.memoryTypeBits, 0, 0);
     } else {
         if (device.features & kFeatureHostVisibleBuffers)
             type = device.find_memory_type(requirements.memoryTypeBits, VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT | host, 0);
@@ -38,7 +41,8 @@ Status allocate(VulkanDevice& device, uint64_t size, MemoryUse use, Allocation* 
     if (r == VK_SUCCESS) r = device.vk.vkBindBufferMemory(device.device, a.buffer, a.memory, 0);
     bool visible = (device.memory.memoryTypes[type].propertyFlags & VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT) != 0;
     // With host-visible buffers masked, storage memory is used as if the CPU could not map it.
-    bool map = visible && (use == MemoryUse::Staging || (device.features & kFeatureHostVisibleBuffers));
+    bool map = visible && use != MemoryUse::Scratch &&
+               (use == MemoryUse::Staging || (device.features & kFeatureHostVisibleBuffers));
     if (r == VK_SUCCESS && map) {
         void* p = nullptr;
         r = device.vk.vkMapMemory(device.device, a.memory, 0, VK_WHOLE_SIZE, 0, &p);

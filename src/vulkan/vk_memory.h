@@ -10,6 +10,7 @@ namespace scatter {
 enum class MemoryUse {
     Storage,  // long-lived scatter buffers: device-local, host-visible when the device allows
     Staging,  // per-operation memory the host fills and reads: host-visible and coherent
+    Scratch,  // per-operation memory only shaders touch: device-local, never mapped
 };
 
 struct Allocation {

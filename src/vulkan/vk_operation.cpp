@@ -103,7 +103,13 @@ void RecordedOperation::fill_parameters(int32_t* p) const {
     p[P_DEPTH] = int32_t(plan.index_depth);
     p[P_WINDOW_SHIFT] = int32_t(log2_of(device_.window_bytes / 4));
     p[P_HAS_COUNTS] = has_counts_ ? 1 : 0;
-    p[P_COUNTS_BASE] = int32_t(counts_words_at_);
+    p[P_COUNTS_BASE] = int32_t(target_path_ ? target_.counts : counts_words_at_);
+    p[P_WINNER_BASE] = int32_t(target_.winner);
+    p[P_START_BASE] = int32_t(target_.start);
+    p[P_RANK_BASE] = int32_t(target_.rank);
+    p[P_LIST_BASE] = int32_t(target_.list);
+    p[P_TOTAL_WORD] = int32_t(target_.total);
+    p[P_IN_PLACE] = plan.in_place ? 1 : 0;
     p[P_SLICE_OFFSET_BASE] = 0;
     p[P_SLICE_ROW_BASE] = int32_t(plan.slices);
     p[P_SLICE_UPDATE_BASE] = int32_t(2 * plan.slices);
@@ -151,7 +157,7 @@ Status RecordedOperation::write_descriptors() {
     VkDescriptorBufferInfo infos[2 + 5 * SCATTER_WINDOWS];
     infos[0] = {arena, params_at_, P_TOTAL_INTS * sizeof(int32_t)};
     infos[1] = {arena, status_at_, S_WORDS * sizeof(uint32_t)};
-    Binding scratch{arena, arena_.allocation.size, scratch_at_, 0};
+    Binding scratch{scratch_.allocation.buffer, scratch_.allocation.size, 0, 0};
     const Binding* windowed[5] = {&out_, &data_, &indices_, &updates_, &scratch};
     for (int s = 0; s < 5; ++s) {
         const Binding& b = *windowed[s];
@@ -210,7 +216,6 @@ Status RecordedOperation::record(const OpPlan& plan, VkCommandBuffer cmd, bool a
         return make_error(SCATTER_ERROR_INVALID_ARGUMENT,
                           "out must be a buffer tensor here: host memory cannot be written after the call returns");
     has_counts_ = p.reduction == SCATTER_REDUCTION_MEAN || p.exclude_self;
-    const bool slices = p.op != OpKind::Elements;
 
     // Lay out the arena: parameters, status, scratch, then each staged host tensor.
     const uint64_t align = std::max<uint64_t>(256, device_.offset_alignment);
@@ -222,9 +227,6 @@ Status RecordedOperation::record(const OpPlan& plan, VkCommandBuffer cmd, bool a
     };
     params_at_ = reserve(P_TOTAL_INTS * sizeof(int32_t));
     status_at_ = reserve(S_WORDS * sizeof(uint32_t));
-    counts_words_at_ = slices ? uint64_t(3 * p.slices) : 0;
-    scratch_bytes_ = (counts_words_at_ + (has_counts_ ? uint64_t(p.out.element_count) : 0)) * 4;
-    scratch_at_ = reserve(scratch_bytes_);
     auto staged_size = [](const TensorView& v) { return uint64_t(v.end_byte - v.min_byte); };
     uint64_t data_at = 0, indices_at = 0, updates_at = 0;
     if (out_on_host_) out_staged_at_ = reserve(staged_size(p.out));
@@ -256,12 +258,16 @@ Status RecordedOperation::record(const OpPlan& plan, VkCommandBuffer cmd, bool a
     }
     if (indices_.base_byte % 4 != 0)
         return make_error(SCATTER_ERROR_UNSUPPORTED, "on Vulkan, the buffer byte_offset of indices must be a multiple of 4");
+    scratch_bytes_ = plan_scratch() * 4;
+    SCATTER_RETURN_IF_ERROR(allocate(device_, scratch_bytes_, MemoryUse::Scratch, &scratch_.allocation));
     fill_parameters(reinterpret_cast<int32_t*>(arena + params_at_));
     SCATTER_RETURN_IF_ERROR(write_descriptors());
 
     VkPipeline index_pass = VK_NULL_HANDLE, copy_pass = VK_NULL_HANDLE, scatter_pass = VK_NULL_HANDLE;
+    VkPipeline buckets_pass = VK_NULL_HANDLE;
     SCATTER_RETURN_IF_ERROR(pipelines_.get("index", &index_pass));
     SCATTER_RETURN_IF_ERROR(pipelines_.get("copy", &copy_pass));
+    SCATTER_RETURN_IF_ERROR(pipelines_.get("buckets", &buckets_pass));
     std::string variant = p.reduction == SCATTER_REDUCTION_NONE ? "raw" : p.data.info->name;
     SCATTER_RETURN_IF_ERROR(pipelines_.get("scatter_" + variant, &scatter_pass));
 
@@ -273,9 +279,17 @@ Status RecordedOperation::record(const OpPlan& plan, VkCommandBuffer cmd, bool a
                             VK_PIPELINE_STAGE_TRANSFER_BIT | VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, 0, 1, &before, 0,
                             nullptr, 0, nullptr);
     vk.vkCmdFillBuffer(cmd, arena_.allocation.buffer, status_at_, S_WORDS * sizeof(uint32_t), SCATTER_STATUS_NONE);
-    if (has_counts_)
-        vk.vkCmdFillBuffer(cmd, arena_.allocation.buffer, scratch_at_ + counts_words_at_ * 4,
-                           align_up(uint64_t(p.out.element_count) * 4, 4), 0);
+    // Zeroed scratch words: the owner path's hit counts; the target path's winners, or counts
+    // and the list's total (adjacent).
+    uint64_t zeroed_at = 0, zeroed_words = 0;
+    if (target_path_) {
+        zeroed_at = p.reduction == SCATTER_REDUCTION_NONE ? target_.winner : target_.counts;
+        zeroed_words = uint64_t(target_.keys) + (p.reduction == SCATTER_REDUCTION_NONE ? 0 : 1);
+    } else if (has_counts_) {
+        zeroed_at = counts_words_at_;
+        zeroed_words = uint64_t(p.out.element_count);
+    }
+    if (zeroed_words > 0) vk.vkCmdFillBuffer(cmd, scratch_.allocation.buffer, zeroed_at * 4, zeroed_words * 4, 0);
     auto filled = vk_struct<VkMemoryBarrier>(VK_STRUCTURE_TYPE_MEMORY_BARRIER);
     filled.srcAccessMask = VK_ACCESS_TRANSFER_WRITE_BIT;
     filled.dstAccessMask = VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT;
@@ -289,8 +303,12 @@ Status RecordedOperation::record(const OpPlan& plan, VkCommandBuffer cmd, bool a
         dispatch(cmd, index_pass, SCATTER_MODE_RESOLVE_SLICES, p.slices);
     }
     if (needs_divisor_check(p)) dispatch(cmd, index_pass, SCATTER_MODE_CHECK_DIVISORS, p.updates.element_count);
-    if (!p.in_place) dispatch(cmd, copy_pass, SCATTER_MODE_COPY, p.out.element_count);
-    if (!p.no_updates()) {
+    if (target_path_) {
+        record_target_passes(cmd, buckets_pass, scatter_pass);
+    } else if (!p.in_place) {
+        dispatch(cmd, copy_pass, SCATTER_MODE_COPY, p.out.element_count);
+    }
+    if (!target_path_ && !p.no_updates()) {
         int64_t columns = p.op == OpKind::Elements ? p.indices.element_count / p.indices.shape[p.axis] : p.outer * p.inner;
         dispatch(cmd, scatter_pass, SCATTER_MODE_APPLY, columns);
         if (p.reduction == SCATTER_REDUCTION_MEAN)
@@ -304,6 +322,58 @@ Status RecordedOperation::record(const OpPlan& plan, VkCommandBuffer cmd, bool a
                             VK_PIPELINE_STAGE_HOST_BIT | VK_PIPELINE_STAGE_TRANSFER_BIT | VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT,
                             0, 1, &after, 0, nullptr, 0, nullptr);
     return Status();
+}
+
+uint64_t RecordedOperation::plan_scratch() {
+    const OpPlan& p = plan_;
+    const bool slices = p.op != OpKind::Elements;
+    const bool none = p.reduction == SCATTER_REDUCTION_NONE;
+    // Slice tables first (rows/nd): target offset, target row and updates offset per slice.
+    const uint64_t tables = slices ? uint64_t(3 * p.slices) : 0;
+    TargetLayout t;
+    t.keys = slices ? p.target_rows : p.out.element_count;
+    t.items = slices ? p.slices : p.indices.element_count;
+    uint64_t cursor = tables;
+    auto take = [&](int64_t words) {
+        uint64_t at = cursor;
+        cursor += uint64_t(words);
+        return at;
+    };
+    if (none) {
+        t.winner = take(t.keys);
+    } else {
+        t.counts = take(t.keys);
+        t.total = take(1);
+        t.start = take(t.keys);
+        t.rank = take(t.items);
+        t.list = take(t.items);
+    }
+    // Typed reads of data need natural alignment (out and updates were checked by the caller).
+    const uint32_t piece = std::min<uint32_t>(p.out.element_size, 4);
+    const bool data_aligned = none || p.in_place || data_.base_byte % piece == 0;
+    const uint64_t windows_words = device_.window_bytes * SCATTER_WINDOWS / 4;
+    target_path_ = (device_.features & kFeatureTargetPath) && !p.no_updates() && data_aligned && cursor <= windows_words && cursor <= uint64_t(INT32_MAX);
+    if (target_path_) {
+        target_ = t;
+        return cursor;
+    }
+    target_ = TargetLayout();
+    counts_words_at_ = tables;
+    return tables + (has_counts_ ? uint64_t(p.out.element_count) : 0);
+}
+
+void RecordedOperation::record_target_passes(VkCommandBuffer cmd, VkPipeline buckets, VkPipeline scatter) {
+    const TargetLayout& t = target_;
+    if (plan_.reduction == SCATTER_REDUCTION_NONE) {
+        dispatch(cmd, buckets, SCATTER_MODE_WINNER, t.items);
+        dispatch(cmd, scatter, SCATTER_MODE_GATHER_WINNER, plan_.out.element_count);
+        return;
+    }
+    dispatch(cmd, buckets, SCATTER_MODE_COUNT, t.items);
+    dispatch(cmd, buckets, SCATTER_MODE_ALLOCATE, t.keys);
+    dispatch(cmd, buckets, SCATTER_MODE_PLACE, t.items);
+    dispatch(cmd, buckets, SCATTER_MODE_SORT, t.keys);
+    dispatch(cmd, scatter, SCATTER_MODE_APPLY_TARGETS, plan_.out.element_count);
 }
 
 Status RecordedOperation::index_error() const {

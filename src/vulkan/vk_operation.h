@@ -3,13 +3,18 @@
 // tables, staged host tensors, descriptor set).
 //
 // Passes (each a dispatch, separated by compute->compute barriers):
-//   1. index   elements + policy ERROR: validate every index;
-//              rows/nd: resolve each slice's target row (validating under policy ERROR)
-//   2. index   integer div only: find zero divisors that would be applied
-//   3. copy    out = data, unless in place
-//   4. scatter one invocation per column applies its updates in row-major order
-//   5. scatter mean only: divide hit targets by their count
-// Passes 3-5 do nothing when pass 1 or 2 recorded a failure, so a failed call writes nothing.
+//   1. index    elements + policy ERROR: validate every index;
+//               rows/nd: resolve each slice's target row (validating under policy ERROR)
+//   2. index    integer div only: find zero divisors that would be applied
+// then the target-parallel path (default):
+//   3. buckets  `none`: WINNER; reductions: COUNT, ALLOCATE, PLACE, SORT (see buckets.comp)
+//   4. scatter  one invocation per out element: GATHER_WINNER or APPLY_TARGETS (copy included)
+// or the owner-computes path (when the bucket tables do not fit in scratch's windows, or data
+// is not aligned for typed reads):
+//   3. copy     out = data, unless in place
+//   4. scatter  one invocation per column applies its updates in row-major order
+//   5. scatter  mean only: divide hit targets by their count
+// Later passes do nothing when pass 1 or 2 recorded a failure, so a failed call writes nothing.
 #pragma once
 
 #include "core/op_plan.h"
@@ -20,7 +25,8 @@ namespace scatter {
 
 class RecordedOperation {
 public:
-    RecordedOperation(VulkanDevice& device, PipelineSet& pipelines) : device_(device), pipelines_(pipelines), arena_(device) {}
+    RecordedOperation(VulkanDevice& device, PipelineSet& pipelines)
+        : device_(device), pipelines_(pipelines), arena_(device), scratch_(device) {}
     ~RecordedOperation();
     RecordedOperation(const RecordedOperation&) = delete;
     RecordedOperation& operator=(const RecordedOperation&) = delete;
@@ -51,12 +57,22 @@ private:
 
     VulkanDevice& device_;
     PipelineSet& pipelines_;
-    ScopedAllocation arena_;
+    // Decides the path and lays out scratch (word offsets); returns scratch's size in words.
+    uint64_t plan_scratch();
+    void record_target_passes(VkCommandBuffer cmd, VkPipeline buckets, VkPipeline scatter);
+
+    ScopedAllocation arena_;    // host-visible: parameters, status, staged host tensors
+    ScopedAllocation scratch_;  // device-local: slice tables, hit counts, bucket tables
+    bool target_path_ = false;
+    struct TargetLayout {
+        int64_t keys = 0, items = 0;
+        uint64_t winner = 0, counts = 0, total = 0, start = 0, rank = 0, list = 0;
+    } target_;
     VkDescriptorPool pool_ = VK_NULL_HANDLE;
     VkDescriptorSet set_ = VK_NULL_HANDLE;
     OpPlan plan_;
     bool has_counts_ = false;
-    uint64_t params_at_ = 0, status_at_ = 0, scratch_at_ = 0, scratch_bytes_ = 0;
+    uint64_t params_at_ = 0, status_at_ = 0, scratch_bytes_ = 0;
     uint64_t counts_words_at_ = 0;  // word offset of the counts inside scratch
     uint64_t out_staged_at_ = 0;
     bool out_on_host_ = false;

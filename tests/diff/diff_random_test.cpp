@@ -57,7 +57,7 @@ TEST(DiffRandomVulkan, VulkanMatchesReference) {
     }
     RandomLimits small;
     small.max_elements = 1000;
-    run_random_cases(120, small, [](const ScatterCase& c) { c.run_vulkan(); });
+    run_random_cases(1500, small, [](const ScatterCase& c) { c.run_vulkan(); });
 }
 
 }  // namespace

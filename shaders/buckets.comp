@@ -1,0 +1,116 @@
+#version 450
+// Target-parallel passes: they group the updates by the target they reach, so that the scatter
+// pass can run one invocation per target (thousands of times more parallel than one per column)
+// and still apply each target's updates in row-major order, as the CPU backend does.
+//   An item is what one index names: elements, one position of indices (its key is the flat
+//   row-major position of its target in out); rows/nd, one slice j (its key is its target row,
+//   shared by every outer and inner position). Skipped items have no key.
+//   WINNER    `none`: winner[key] = max(item + 1): the last update in row-major order wins.
+//             atomicMax is order-independent, so the result is the same on every run.
+//   COUNT     reductions: rank[item] = atomicAdd(count[key], 1), the item's arrival order.
+//   ALLOCATE  each key with updates takes a range of the list (start[key]); the ranges land in
+//             arrival order, which only moves them around, never changes what is in them.
+//   PLACE     list[start[key] + rank[item]] = item.
+//   SORT      each key sorts its range ascending: row-major order, whatever the arrival order.
+// The scatter pass then reads winner or count/start/list (scatter.comp, target modes).
+#extension GL_GOOGLE_include_directive : require
+#include "common.glsl"
+
+SCATTER_WINDOW_ATOMIC(scratch_max_word, scratch_windows, atomicMax)
+
+uint scratch_add_word(uint word, uint value) {
+    uint o = offset_in_window(word);
+    switch (window_of(word)) {
+        case 0u: return atomicAdd(scratch_windows[0].w[o], value);
+        case 1u: return atomicAdd(scratch_windows[1].w[o], value);
+        case 2u: return atomicAdd(scratch_windows[2].w[o], value);
+        default: return atomicAdd(scratch_windows[3].w[o], value);
+    }
+}
+
+// The key of `item`, or -1 when its update is skipped (out-of-range policy skip).
+int key_of(int item) {
+    if (p[P_OP] != SCATTER_OP_ELEMENTS) return int(scratch_word(uint(p[P_SLICE_ROW_BASE] + item)));
+    int axis = p[P_AXIS];
+    int index_offset = 0, key = 0, key_stride = 1, axis_key_stride = 1;
+    int rest = item;
+    for (int d = tensor_rank(T_INDICES) - 1; d >= 0; --d) {
+        int size = tensor_shape(T_INDICES, d);
+        int c = rest % size;
+        rest /= size;
+        index_offset += c * tensor_stride(T_INDICES, d);
+        if (d == axis) axis_key_stride = key_stride;
+        else key += c * key_stride;
+        key_stride *= tensor_shape(T_OUT, d);
+    }
+    int target;
+    if (!resolve_index(index_offset, tensor_shape(T_OUT, axis), target)) return -1;
+    key += target * axis_key_stride;
+    return key;
+}
+
+uint bucket_word(int base, int key) { return uint(p[base] + key); }
+
+void sort_bucket(uint first, uint n) {
+    if (n < 2u) return;
+    if (n <= 32u) {
+        for (uint i = 1u; i < n; ++i) {
+            uint v = scratch_word(first + i);
+            uint j = i;
+            for (; j > 0u && scratch_word(first + j - 1u) > v; --j) scratch_store_word(first + j, scratch_word(first + j - 1u));
+            scratch_store_word(first + j, v);
+        }
+        return;
+    }
+    // Heapsort: O(n log n) with no extra memory, for the rare heavily duplicated target.
+    for (uint s = n / 2u; s-- > 0u;) {
+        uint root = s;
+        for (uint child = 2u * root + 1u; child < n; child = 2u * root + 1u) {
+            if (child + 1u < n && scratch_word(first + child + 1u) > scratch_word(first + child)) ++child;
+            uint a = scratch_word(first + root), b = scratch_word(first + child);
+            if (a >= b) break;
+            scratch_store_word(first + root, b);
+            scratch_store_word(first + child, a);
+            root = child;
+        }
+    }
+    for (uint end = n - 1u; end > 0u; --end) {
+        uint top = scratch_word(first);
+        scratch_store_word(first, scratch_word(first + end));
+        scratch_store_word(first + end, top);
+        uint root = 0u;
+        for (uint child = 1u; child < end; child = 2u * root + 1u) {
+            if (child + 1u < end && scratch_word(first + child + 1u) > scratch_word(first + child)) ++child;
+            uint a = scratch_word(first + root), b = scratch_word(first + child);
+            if (a >= b) break;
+            scratch_store_word(first + root, b);
+            scratch_store_word(first + child, a);
+            root = child;
+        }
+    }
+}
+
+void main() {
+    uint id = invocation_index();
+    if (id >= pc.count || operation_failed()) return;
+    int i = int(id);
+    if (pc.mode == SCATTER_MODE_WINNER) {
+        int key = key_of(i);
+        if (key >= 0) scratch_max_word(bucket_word(P_WINNER_BASE, key), id + 1u);
+    } else if (pc.mode == SCATTER_MODE_COUNT) {
+        int key = key_of(i);
+        uint rank = key < 0 ? 0xffffffffu : scratch_add_word(bucket_word(P_COUNTS_BASE, key), 1u);
+        scratch_store_word(uint(p[P_RANK_BASE] + i), rank);
+    } else if (pc.mode == SCATTER_MODE_ALLOCATE) {
+        uint n = scratch_word(bucket_word(P_COUNTS_BASE, i));
+        if (n != 0u) scratch_store_word(bucket_word(P_START_BASE, i), scratch_add_word(uint(p[P_TOTAL_WORD]), n));
+    } else if (pc.mode == SCATTER_MODE_PLACE) {
+        uint rank = scratch_word(uint(p[P_RANK_BASE] + i));
+        if (rank == 0xffffffffu) return;
+        int key = key_of(i);
+        scratch_store_word(uint(p[P_LIST_BASE]) + scratch_word(bucket_word(P_START_BASE, key)) + rank, id);
+    } else {  // SCATTER_MODE_SORT
+        uint n = scratch_word(bucket_word(P_COUNTS_BASE, i));
+        if (n != 0u) sort_bucket(uint(p[P_LIST_BASE]) + scratch_word(bucket_word(P_START_BASE, i)), n);
+    }
+}
