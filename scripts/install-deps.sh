@@ -1,6 +1,9 @@
 #!/usr/bin/env bash
 # Installs the Debian packages libscatter needs to build, test and run its Vulkan backend on
 # lavapipe. Only packages that are missing are installed; safe to run again.
+#   scripts/install-deps.sh                  build + test dependencies (make demo / make test)
+#   scripts/install-deps.sh --cross-aarch64  only the aarch64 cross compiler, qemu-user, gtest sources
+#   scripts/install-deps.sh --cross-mingw    only the mingw-w64 cross compiler and wine
 set -euo pipefail
 packages=(
   build-essential cmake pkg-config
@@ -9,7 +12,15 @@ packages=(
   vulkan-validationlayers vulkan-tools
   python3-numpy python3-pytest python3-torch
   clang libclang-rt-14-dev
+  mono-mcs mono-runtime
 )
+for arg in "$@"; do
+  case "$arg" in
+    --cross-aarch64) packages=(g++-aarch64-linux-gnu qemu-user googletest) ;;
+    --cross-mingw) packages=(g++-mingw-w64-x86-64 binutils-mingw-w64-x86-64 wine64) ;;
+    *) echo "install-deps.sh: unknown option $arg" >&2; exit 2 ;;
+  esac
+done
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
