@@ -6,6 +6,9 @@
 #include <cstddef>
 #include <cstdlib>
 #include <new>
+#ifdef _WIN32
+#include <malloc.h>  // _aligned_malloc: the Windows C runtime has no aligned_alloc
+#endif
 
 namespace scatter {
 
@@ -20,13 +23,21 @@ public:
         if (has_custom_) return custom_.alloc(custom_.user, size, alignment);
         size_t rounded = (size + alignment - 1) / alignment * alignment;
         if (rounded < size) return nullptr;
+#ifdef _WIN32
+        return _aligned_malloc(rounded, alignment);
+#else
         return std::aligned_alloc(alignment, rounded);
+#endif
     }
 
     void release(void* p) const {
         if (p == nullptr) return;
         if (has_custom_) custom_.free(custom_.user, p);
+#ifdef _WIN32
+        else _aligned_free(p);
+#else
         else std::free(p);
+#endif
     }
 
 private:
