@@ -2,10 +2,12 @@
 # packages first (scripts/install-deps.sh), then configure and build with CMake.
 BUILD ?= build
 BUILD_ASAN ?= build-asan
+BUILD_AARCH64 ?= build-aarch64
+BUILD_MINGW ?= build-mingw
 JOBS ?= $(shell nproc)
 CMAKE_FLAGS ?=
 
-.PHONY: all deps build demo test sanitize bench clean
+.PHONY: all deps build demo test sanitize bench cross-aarch64 cross-mingw cross-test clean
 
 all: build
 
@@ -19,9 +21,10 @@ build: deps
 demo: build
 	$(BUILD)/examples/scatter_demo
 
-# lavapipe is installed by deps, so a missing Vulkan device is a failure, never a skip.
+# lavapipe and mono are installed by deps, so a missing Vulkan device or C# toolchain is a
+# failure, never a skip.
 test: build
-	cd $(BUILD) && SCATTER_TEST_REQUIRE_VULKAN=1 ctest --output-on-failure -j $(JOBS)
+	cd $(BUILD) && SCATTER_TEST_REQUIRE_VULKAN=1 SCATTER_TEST_REQUIRE_CSHARP=1 ctest --output-on-failure -j $(JOBS)
 
 sanitize: deps
 	cmake -S . -B $(BUILD_ASAN) -DCMAKE_BUILD_TYPE=RelWithDebInfo -DSCATTER_SANITIZE=ON -DSCATTER_BUILD_BENCHMARKS=OFF $(CMAKE_FLAGS)
@@ -29,8 +32,18 @@ sanitize: deps
 	cd $(BUILD_ASAN) && SCATTER_TEST_REQUIRE_VULKAN=1 ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
 	  ctest --output-on-failure -j $(JOBS) -LE no_sanitizer
 
+# Cross builds (docs/embedding.md): aarch64 Linux tested under qemu-user, Windows (mingw-w64)
+# tested under wine. Each script installs its own packages.
+cross-aarch64:
+	JOBS=$(JOBS) bash scripts/cross-aarch64.sh $(BUILD_AARCH64)
+
+cross-mingw:
+	JOBS=$(JOBS) bash scripts/cross-mingw.sh $(BUILD_MINGW)
+
+cross-test: cross-aarch64 cross-mingw
+
 bench: build
 	$(BUILD)/tools/scatter bench --workload all
 
 clean:
-	rm -rf $(BUILD) $(BUILD_ASAN)
+	rm -rf $(BUILD) $(BUILD_ASAN) $(BUILD_AARCH64) $(BUILD_MINGW)
