@@ -1,11 +1,14 @@
 #!/usr/bin/python3
-"""Times PyTorch (CPU) on the standard workloads of benchmarks/workloads.json, using for each the
+"""Times PyTorch (CPU, or CUDA with --device cuda) on the standard workloads of benchmarks/workloads.json, using for each the
 torch operator notes/performance.md names as the best PyTorch peer, at 1 and 2 threads.
 
 Effective GB/s counts the same bytes as `scatter bench`: data read + output written + indices read
 + updates read. W7 (latency) is reported as microseconds per call.
 
-usage: peers_torch.py [--workload W1,W2|all] [--threads 1,2] [--repeat K] [--json]
+usage: peers_torch.py [--workload W1,W2|all] [--threads 1,2] [--repeat K] [--device cpu|cuda] [--json]
+
+With --device cuda the tensors live on the GPU and every sample ends with torch.cuda.synchronize()
+(the same as `scatter bench --backend vulkan --resident`); --threads then does not matter.
 """
 import argparse
 import json
@@ -75,13 +78,15 @@ def peer_call(workload, data, indices, updates):
     raise SystemExit(f"{workload['id']}: no PyTorch peer for {op}/{reduction}")
 
 
-def time_call(call, repeat, calls_per_sample):
+def time_call(call, repeat, calls_per_sample, sync):
     call()  # warm-up
+    sync()
     samples = []
     for _ in range(repeat):
         start = time.perf_counter()
         for _ in range(calls_per_sample):
             call()
+        sync()
         samples.append((time.perf_counter() - start) * 1e3 / calls_per_sample)
     return statistics.median(samples), min(samples)
 
@@ -95,8 +100,11 @@ def main():
     parser.add_argument("--workload", default="all")
     parser.add_argument("--threads", default="1,2")
     parser.add_argument("--repeat", type=int, default=7)
+    parser.add_argument("--device", default="cpu", choices=("cpu", "cuda"))
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
+    sync = torch.cuda.synchronize if args.device == "cuda" else (lambda: None)
+    thread_counts = [int(t) for t in args.threads.split(",")] if args.device == "cpu" else [0]
 
     with open(TABLE) as f:
         workloads = json.load(f)
@@ -106,15 +114,16 @@ def main():
         parser.error(f"no workload matches {args.workload}")
 
     for workload in selected:
-        data, indices, updates = make_inputs(workload)
+        data, indices, updates = (t.to(args.device) for t in make_inputs(workload))
         name, call = peer_call(workload, data, indices, updates)
         moved = 2 * tensor_bytes(data) + tensor_bytes(indices) + tensor_bytes(updates)
         calls = LATENCY_CALLS_PER_SAMPLE if workload.get("latency") else 1
-        for threads in (int(t) for t in args.threads.split(",")):
-            torch.set_num_threads(threads)
-            median_ms, min_ms = time_call(call, args.repeat, calls)
+        for threads in thread_counts:
+            if threads:
+                torch.set_num_threads(threads)
+            median_ms, min_ms = time_call(call, args.repeat, calls, sync)
             row = {"workload": workload["id"], "peer": name, "torch": torch.__version__,
-                   "threads": threads, "repeat": args.repeat, "bytes": moved,
+                   "threads": threads, "device": args.device, "repeat": args.repeat, "bytes": moved,
                    "median_ms": median_ms, "min_ms": min_ms, "gbps": moved / (median_ms * 1e6)}
             if workload.get("latency"):
                 row["us_per_call"] = median_ms * 1e3

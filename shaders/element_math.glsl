@@ -3,7 +3,7 @@
 // The formulas are those of docs/semantics.md and src/cpu/element_arith.h: 16-bit floats step in
 // f32 and round to nearest-even after each step; arithmetic NaN results are stored as the
 // canonical quiet NaN; max/min return an operand's bits unchanged; integers wrap; nothing is
-// fused (precise).
+// fused (precise); division is computed exactly in integers (exact_divide.glsl).
 
 #define R_NONE 1
 #define R_ADD 2
@@ -133,6 +133,7 @@ const uvec2 REAL_CANONICAL_NAN = uvec2(0u, 0x7ff80000u);
 bool real_is_nan(REAL v) { return (floatBitsToUint(v) & 0x7fffffffu) > 0x7f800000u; }
 bool real_sign(REAL v) { return (floatBitsToUint(v) >> 31) != 0u; }
 #endif
+#include "exact_divide.glsl"
 
 // max keeps t when t is NaN, takes a NaN u, else the larger (+0 above -0); min mirrors it.
 bool takes_update(uint r, REAL a, REAL b) {
@@ -146,7 +147,7 @@ REAL real_step(uint r, REAL a, REAL b) {
     precise REAL v;
     if (r == R_SUB) v = a - b;
     else if (r == R_MUL) v = a * b;
-    else if (r == R_DIV) v = a / b;
+    else if (r == R_DIV) v = exact_divide(a, b);
     else v = a + b;
     return v;
 }
@@ -187,7 +188,7 @@ uvec4 identity_raw(uint r) {
     return uvec4(narrow(v), 0u, 0u, 0u);
 }
 uvec4 mean_raw(uvec4 sum, uint count) {
-    precise float v = widen(sum.x) / float(count);
+    float v = exact_divide(widen(sum.x), float(count));
     return uvec4(narrow(v), 0u, 0u, 0u);
 }
 #endif
@@ -208,7 +209,7 @@ uvec4 identity_raw(uint r) {
     return uvec4(bits, 0u, 0u);
 }
 uvec4 mean_raw(uvec4 sum, uint count) {
-    precise double v = real_of(sum.xy) / double(count);
+    double v = exact_divide(real_of(sum.xy), double(count));
     return uvec4(narrow_wide(v), 0u, 0u);
 }
 #endif
@@ -237,15 +238,19 @@ COMPLEX complex_divide(COMPLEX x, COMPLEX y) {
     REAL a = x.x, b = x.y, c = y.x, d = y.y;
     precise REAL re, im;
     if (abs(c) >= abs(d)) {
-        precise REAL ratio = d / c;
+        precise REAL ratio = exact_divide(d, c);
         precise REAL denominator = c + d * ratio;
-        re = (a + b * ratio) / denominator;
-        im = (b - a * ratio) / denominator;
+        precise REAL re_numerator = a + b * ratio;
+        precise REAL im_numerator = b - a * ratio;
+        re = exact_divide(re_numerator, denominator);
+        im = exact_divide(im_numerator, denominator);
     } else {
-        precise REAL ratio = c / d;
+        precise REAL ratio = exact_divide(c, d);
         precise REAL denominator = c * ratio + d;
-        re = (a * ratio + b) / denominator;
-        im = (b * ratio - a) / denominator;
+        precise REAL re_numerator = a * ratio + b;
+        precise REAL im_numerator = b * ratio - a;
+        re = exact_divide(re_numerator, denominator);
+        im = exact_divide(im_numerator, denominator);
     }
     return COMPLEX(re, im);
 }
@@ -265,8 +270,8 @@ uvec4 identity_raw(uint r) {
 }
 uvec4 mean_raw(uvec4 sum, uint count) {
     COMPLEX z = complex_of(sum);
-    precise REAL re = z.x / REAL(count);
-    precise REAL im = z.y / REAL(count);
+    REAL re = exact_divide(z.x, REAL(count));
+    REAL im = exact_divide(z.y, REAL(count));
     return complex_bits(COMPLEX(re, im));
 }
 #endif

@@ -4,6 +4,7 @@
 #include "vulkan_env.h"
 
 #include <cstring>
+#include <random>
 #include <thread>
 #include <vector>
 
@@ -89,6 +90,55 @@ TEST_F(Basics, IntegerDivisionByZeroIsFoundBeforeAnyWrite) {
         std::memset(&c.updates[(c.updates.size() / 2) & ~size_t(1)], 0, 2);
         SCOPED_TRACE(c.describe());
         expect_same_failure(cpu, vulkan, c, SCATTER_ERROR_INVALID_ARGUMENT);
+    }
+}
+
+// Random bit patterns (normals, subnormals, zeros, infinities, NaNs, extreme exponents) divided
+// element by element: Vulkan allows OpFDiv 2.5 ulp of error, so the backend divides exactly in
+// integers; every quotient (and every mean, and complex division) must carry the CPU's bits.
+TEST_F(Basics, DivisionIsCorrectlyRoundedLikeTheCpu) {
+    std::mt19937_64 rng(29);
+    const size_t n = 20000;
+    for (scatter_dtype dtype : {SCATTER_DTYPE_F32, SCATTER_DTYPE_F64, SCATTER_DTYPE_C64, SCATTER_DTYPE_F16,
+                                SCATTER_DTYPE_BF16}) {
+        const size_t size = scatter_dtype_size(dtype);
+        Case c;
+        c.op = Op::Elements;
+        c.dtype = dtype;
+        c.element_size = uint32_t(size);
+        c.data_shape = c.index_shape = c.update_shape = {int64_t(n)};
+        c.data.resize(n * size);
+        c.updates.resize(n * size);
+        auto random_bits = [&](uint8_t* p) {
+            for (size_t b = 0; b < size; ++b) p[b] = uint8_t(rng());
+            // Bias a third of the values towards tiny and huge exponents (subnormal results).
+            if (rng() % 3 == 0) p[size - 1] = uint8_t((p[size - 1] & 0x80) | (rng() % 2 ? 0x00 : 0x7f));
+        };
+        for (size_t e = 0; e < n; ++e) {
+            random_bits(&c.data[e * size]);
+            random_bits(&c.updates[e * size]);
+        }
+        c.indices.resize(n * 4);
+        for (size_t e = 0; e < n; ++e) {
+            int32_t v = int32_t(e);
+            std::memcpy(&c.indices[e * 4], &v, 4);
+        }
+        for (scatter_reduction r : {SCATTER_REDUCTION_DIV, SCATTER_REDUCTION_MEAN}) {
+            c.options.reduction = r;
+            Result want = run_case(cpu, c, Layout::Host);
+            ASSERT_EQ(want.status, SCATTER_OK);
+            Result got = run_case(vulkan, c, Layout::Buffer);
+            ASSERT_EQ(got.status, SCATTER_OK) << got.message;
+            size_t differing = 0, first = n;
+            for (size_t e = 0; e < n; ++e) {
+                if (std::memcmp(&got.out[e * size], &want.out[e * size], size) != 0) {
+                    if (first == n) first = e;
+                    ++differing;
+                }
+            }
+            EXPECT_EQ(differing, 0u) << scatter_dtype_name(dtype) << " " << scatter_reduction_name(r)
+                                     << ": first differing element " << first;
+        }
     }
 }
 

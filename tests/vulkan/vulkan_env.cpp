@@ -4,6 +4,7 @@
 
 #include <cstdlib>
 #include <mutex>
+#include <string>
 
 namespace vulkan_test {
 namespace {
@@ -18,9 +19,13 @@ void count_problems(void* user, scatter_log_level level, const char* message) {
 
 // Runs the tests on lavapipe (whatever GPUs the machine has), with a shader cache in the build
 // tree and a missing device counted as a failure. Set once, before any thread exists.
+// SCATTER_TEST_VULKAN_DRIVER=system keeps the machine's own drivers (a run on a real GPU).
 void configure_environment() {
-    setenv("VK_DRIVER_FILES", SCATTER_TEST_LAVAPIPE_ICD, 1);
-    setenv("VK_ICD_FILENAMES", SCATTER_TEST_LAVAPIPE_ICD, 1);
+    const char* driver = std::getenv("SCATTER_TEST_VULKAN_DRIVER");
+    if (driver == nullptr || std::string(driver) != "system") {
+        setenv("VK_DRIVER_FILES", SCATTER_TEST_LAVAPIPE_ICD, 1);
+        setenv("VK_ICD_FILENAMES", SCATTER_TEST_LAVAPIPE_ICD, 1);
+    }
     setenv("LP_NUM_THREADS", "2", 0);
     setenv("MESA_SHADER_CACHE_DIR", SCATTER_TEST_MESA_CACHE_DIR, 0);
     setenv("SCATTER_TEST_REQUIRE_VULKAN", "1", 0);
