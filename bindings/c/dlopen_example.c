@@ -1,11 +1,36 @@
 /* Loads libscatter at run time (as a plugin host or a language runtime would), resolves the
  * functions it needs by name, checks the library's major version, and runs one scatter.
- * Usage: dlopen_example /path/to/libscatter.so   Exit status 0 when the result is right. */
-#include <dlfcn.h>
+ * Usage: dlopen_example /path/to/libscatter.so   (Windows: dlopen_example scatter.dll)
+ * Exit status 0 when the result is right. */
 #include <stdio.h>
 #include <string.h>
 
 #include "scatter/scatter.h"
+
+/* The three calls of a run-time loader: dlopen/dlsym/dlclose, or LoadLibrary/GetProcAddress/
+ * FreeLibrary on Windows. */
+#ifdef _WIN32
+#include <windows.h>
+static void* library_open(const char* path) { return (void*)LoadLibraryA(path); }
+static void* library_symbol(void* library, const char* name) {
+    FARPROC symbol = GetProcAddress((HMODULE)library, name);
+    void* address;
+    memcpy(&address, &symbol, sizeof address);
+    return address;
+}
+static void library_close(void* library) { FreeLibrary((HMODULE)library); }
+static const char* library_error(void) {
+    static char text[32];
+    snprintf(text, sizeof text, "error %lu", (unsigned long)GetLastError());
+    return text;
+}
+#else
+#include <dlfcn.h>
+static void* library_open(const char* path) { return dlopen(path, RTLD_NOW | RTLD_LOCAL); }
+static void* library_symbol(void* library, const char* name) { return dlsym(library, name); }
+static void library_close(void* library) { dlclose(library); }
+static const char* library_error(void) { return dlerror(); }
+#endif
 
 /* Only the types and macros of the header are used; every function comes from dlsym. */
 typedef uint32_t (*version_fn)(void);
@@ -28,11 +53,11 @@ struct scatter_api {
 };
 
 /* Resolves one symbol into the function pointer at `slot`. ISO C has no cast from void* to a
- * function pointer, so the bytes are copied (POSIX guarantees the two have the same size). */
+ * function pointer, so the bytes are copied (POSIX and Windows give the two the same size). */
 static int resolve(void* library, const char* name, void* slot) {
-    void* symbol = dlsym(library, name);
+    void* symbol = library_symbol(library, name);
     if (symbol == NULL) {
-        fprintf(stderr, "missing symbol %s: %s\n", name, dlerror());
+        fprintf(stderr, "missing symbol %s: %s\n", name, library_error());
         return 0;
     }
     memcpy(slot, &symbol, sizeof symbol);
@@ -102,9 +127,9 @@ int main(int argc, char** argv) {
         fprintf(stderr, "usage: %s /path/to/libscatter.so\n", argv[0]);
         return 2;
     }
-    void* library = dlopen(argv[1], RTLD_NOW | RTLD_LOCAL);
+    void* library = library_open(argv[1]);
     if (library == NULL) {
-        fprintf(stderr, "dlopen failed: %s\n", dlerror());
+        fprintf(stderr, "loading %s failed: %s\n", argv[1], library_error());
         return 1;
     }
     struct scatter_api api;
@@ -119,6 +144,6 @@ int main(int argc, char** argv) {
         }
     }
     ok = ok && run_scatter(&api);
-    dlclose(library);
+    library_close(library);
     return ok ? 0 : 1;
 }

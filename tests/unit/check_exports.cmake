@@ -1,9 +1,10 @@
 # Checks that a library exports exactly the scatter_* functions of the public header.
-#   cmake -DLIBRARY=<path> -DKIND=shared|static -DEXPECTED=<exported_symbols.txt>
-#         -DHEADER=<scatter.h> -DNM=<nm> -P check_exports.cmake
+#   cmake -DLIBRARY=<path> -DKIND=shared|static|dll -DEXPECTED=<exported_symbols.txt>
+#         -DHEADER=<scatter.h> -DNM=<nm> [-DOBJDUMP=<objdump>] -P check_exports.cmake
 # shared: every symbol `nm -D --defined-only` lists.
 # static: every external symbol `nm --defined-only -g` lists: the functions (T) must be exactly the
 #         list, and nothing else may be global (no C++, volk or data symbols).
+# dll:    (Windows) every name of the export table that `objdump -p` prints.
 
 foreach(var LIBRARY KIND EXPECTED HEADER NM)
   if(NOT DEFINED ${var})
@@ -26,6 +27,39 @@ list(SORT declared)
 if(NOT declared STREQUAL expected)
   message(FATAL_ERROR "exported_symbols.txt differs from the SCATTER_API functions of the header\n"
                       "  header: ${declared}\n  list:   ${expected}")
+endif()
+
+if(KIND STREQUAL "dll")
+  execute_process(COMMAND "${OBJDUMP}" -p "${LIBRARY}"
+    OUTPUT_VARIABLE dump RESULT_VARIABLE dump_result ERROR_VARIABLE dump_error)
+  if(NOT dump_result EQUAL 0)
+    message(FATAL_ERROR "${OBJDUMP} -p failed on ${LIBRARY}: ${dump_error}")
+  endif()
+  # The names follow "[Ordinal/Name Pointer] Table", one "\t[   i] name" line each.
+  string(REPLACE "\n" ";" dump_lines "${dump}")
+  set(functions "")
+  set(in_table FALSE)
+  foreach(line IN LISTS dump_lines)
+    if(line MATCHES "^\\[Ordinal/Name Pointer\\] Table")
+      set(in_table TRUE)
+    elseif(in_table AND line MATCHES "^[ \t]*\\[ *[0-9]+\\] ([A-Za-z0-9_@?$]+)$")
+      list(APPEND functions "${CMAKE_MATCH_1}")
+    elseif(in_table)
+      set(in_table FALSE)
+    endif()
+  endforeach()
+  list(SORT functions)
+  if(NOT functions STREQUAL expected)
+    set(missing ${expected})
+    list(REMOVE_ITEM missing ${functions})
+    set(extra ${functions})
+    list(REMOVE_ITEM extra ${expected})
+    message(FATAL_ERROR "DLL ${LIBRARY}: exported names differ from the list\n"
+            "  missing: ${missing}\n  unexpected: ${extra}")
+  endif()
+  list(LENGTH functions count)
+  message(STATUS "DLL exports exactly the ${count} functions of the list")
+  return()
 endif()
 
 if(KIND STREQUAL "shared")

@@ -8,6 +8,9 @@
 #include <iostream>
 #include <thread>
 #include <vector>
+#ifdef _WIN32
+#include <malloc.h>
+#endif
 
 namespace scatter_test {
 namespace {
@@ -137,7 +140,12 @@ struct CountingAllocator {
     static void* alloc(void* user, size_t size, size_t alignment) {
         auto* self = static_cast<CountingAllocator*>(user);
         if (alignment < sizeof(void*)) alignment = sizeof(void*);
-        void* p = std::aligned_alloc(alignment, (size + alignment - 1) / alignment * alignment);
+        size_t rounded = (size + alignment - 1) / alignment * alignment;
+#ifdef _WIN32
+        void* p = _aligned_malloc(rounded, alignment);  // Windows has no aligned_alloc
+#else
+        void* p = std::aligned_alloc(alignment, rounded);
+#endif
         if (p) {
             ++self->allocations;
             ++self->live;
@@ -146,7 +154,11 @@ struct CountingAllocator {
     }
     static void release(void* user, void* p) {
         if (p) --static_cast<CountingAllocator*>(user)->live;
+#ifdef _WIN32
+        _aligned_free(p);
+#else
         std::free(p);
+#endif
     }
 };
 
