@@ -374,10 +374,9 @@ Status VulkanDevice::borrow(const BorrowedDevice& b, std::unique_ptr<VulkanDevic
 }
 
 VulkanDevice::~VulkanDevice() {
-    if (owns_device_ && device != VK_NULL_HANDLE) {
-        vk.vkDeviceWaitIdle(device);
-        vk.vkDestroyDevice(device, nullptr);
-    }
+    if (owns_device_ && device != VK_NULL_HANDLE) vk.vkDeviceWaitIdle(device);
+    if (device != VK_NULL_HANDLE) transient.reset();  // nothing of ours is in flight any more
+    if (owns_device_ && device != VK_NULL_HANDLE) vk.vkDestroyDevice(device, nullptr);
 }
 
 int VulkanDevice::find_memory_type(uint32_t type_bits, VkMemoryPropertyFlags required,
@@ -407,25 +406,32 @@ Status VulkanDevice::submit(VkCommandBuffer command_buffer, VkFence fence) {
 }
 
 Status VulkanDevice::submit_and_wait(VkCommandBuffer command_buffer) {
-    auto fence_info = vk_struct<VkFenceCreateInfo>(VK_STRUCTURE_TYPE_FENCE_CREATE_INFO);
-    VkFence fence = VK_NULL_HANDLE;
-    SCATTER_VK_CHECK(vk.vkCreateFence(device, &fence_info, nullptr, &fence), "vkCreateFence");
+    VkFence fence = transient->take_fence();
+    if (fence == VK_NULL_HANDLE) {
+        auto fence_info = vk_struct<VkFenceCreateInfo>(VK_STRUCTURE_TYPE_FENCE_CREATE_INFO);
+        SCATTER_VK_CHECK(vk.vkCreateFence(device, &fence_info, nullptr, &fence), "vkCreateFence");
+    }
     Status status = submit(command_buffer, fence);
     if (status.ok()) {
         VkResult r = vk.vkWaitForFences(device, 1, &fence, VK_TRUE, UINT64_MAX);
         if (r != VK_SUCCESS) status = vk_error(r, "vkWaitForFences");
     }
-    vk.vkDestroyFence(device, fence, nullptr);
+    // A fence that may still be pending (a failed wait) is not reused.
+    if (status.ok()) transient->give_fence(fence);
+    else vk.vkDestroyFence(device, fence, nullptr);
     return status;
 }
 
 Status VulkanDevice::run_commands(const std::function<void(VkCommandBuffer)>& record) {
-    // A pool per call: command pools must not be used from two threads at once.
-    auto pool_info = vk_struct<VkCommandPoolCreateInfo>(VK_STRUCTURE_TYPE_COMMAND_POOL_CREATE_INFO);
-    pool_info.flags = VK_COMMAND_POOL_CREATE_TRANSIENT_BIT;
-    pool_info.queueFamilyIndex = queue_family;
-    VkCommandPool pool = VK_NULL_HANDLE;
-    SCATTER_VK_CHECK(vk.vkCreateCommandPool(device, &pool_info, nullptr, &pool), "vkCreateCommandPool");
+    // A pool per call (kept for later calls): command pools must not be used from two threads
+    // at once.
+    VkCommandPool pool = transient->take_command_pool();
+    if (pool == VK_NULL_HANDLE) {
+        auto pool_info = vk_struct<VkCommandPoolCreateInfo>(VK_STRUCTURE_TYPE_COMMAND_POOL_CREATE_INFO);
+        pool_info.flags = VK_COMMAND_POOL_CREATE_TRANSIENT_BIT;
+        pool_info.queueFamilyIndex = queue_family;
+        SCATTER_VK_CHECK(vk.vkCreateCommandPool(device, &pool_info, nullptr, &pool), "vkCreateCommandPool");
+    }
     auto alloc = vk_struct<VkCommandBufferAllocateInfo>(VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO);
     alloc.commandPool = pool;
     alloc.level = VK_COMMAND_BUFFER_LEVEL_PRIMARY;
@@ -444,7 +450,8 @@ Status VulkanDevice::run_commands(const std::function<void(VkCommandBuffer)>& re
         }
         status = r == VK_SUCCESS ? submit_and_wait(cmd) : vk_error(r, "recording a command buffer");
     }
-    vk.vkDestroyCommandPool(device, pool, nullptr);
+    if (status.ok()) transient->give_command_pool(pool);
+    else vk.vkDestroyCommandPool(device, pool, nullptr);
     return status;
 }
 

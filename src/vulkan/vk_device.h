@@ -4,6 +4,7 @@
 
 #include "core/context.h"
 #include "vulkan/vk_functions.h"
+#include "vulkan/vk_transient.h"
 
 #include <scatter/scatter.h>
 
@@ -74,6 +75,8 @@ public:
     uint64_t offset_alignment = 256;  // minStorageBufferOffsetAlignment
     VkPhysicalDeviceMemoryProperties memory{};
     scatter_device_info info{};
+    // Per-operation objects kept between operations (destroyed before the device).
+    std::unique_ptr<TransientCache> transient = std::make_unique<TransientCache>(*this);
 
     // Index of a memory type allowed by type_bits with all `required` flags, preferring one
     // that also has `preferred`; -1 when none.

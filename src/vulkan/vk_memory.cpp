@@ -7,7 +7,13 @@ namespace scatter {
 
 Status allocate(VulkanDevice& device, uint64_t size, MemoryUse use, Allocation* out) {
     Allocation a;
-    a.size = std::max<uint64_t>(size, 16);  // a VkBuffer cannot be empty
+    a.use = use;
+    a.transient = use != MemoryUse::Storage;
+    a.size = a.transient ? TransientCache::size_class(size) : std::max<uint64_t>(size, 16);  // never empty
+    if (a.transient && device.transient->take_memory(int(use), a.size, &a)) {
+        *out = a;
+        return Status();
+    }
     auto info = vk_struct<VkBufferCreateInfo>(VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO);
     info.size = a.size;
     info.usage = VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_TRANSFER_SRC_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT;
@@ -54,6 +60,11 @@ Status allocate(VulkanDevice& device, uint64_t size, MemoryUse use, Allocation* 
     }
     *out = a;
     return Status();
+}
+
+void recycle(VulkanDevice& device, Allocation& a) {
+    if (a.transient) device.transient->give_memory(int(a.use), a);
+    else release(device, a);
 }
 
 void release(VulkanDevice& device, Allocation& a) {

@@ -18,10 +18,15 @@ struct Allocation {
     VkDeviceMemory memory = VK_NULL_HANDLE;
     char* mapped = nullptr;  // null when the memory is not host-visible
     uint64_t size = 0;
+    bool transient = false;  // Staging or Scratch: comes from and goes back to the TransientCache
+    MemoryUse use = MemoryUse::Storage;
 };
 
+// Staging and Scratch memory is rounded up to TransientCache::size_class and reused.
 Status allocate(VulkanDevice& device, uint64_t size, MemoryUse use, Allocation* out);
 void release(VulkanDevice& device, Allocation& allocation);
+// Gives transient memory back to the device's cache; releases anything else.
+void recycle(VulkanDevice& device, Allocation& allocation);
 
 // An Allocation that releases itself.
 class ScopedAllocation {
@@ -29,7 +34,7 @@ public:
     explicit ScopedAllocation(VulkanDevice& device) : device_(device) {}
     ScopedAllocation(const ScopedAllocation&) = delete;
     ScopedAllocation& operator=(const ScopedAllocation&) = delete;
-    ~ScopedAllocation() { release(device_, allocation); }
+    ~ScopedAllocation() { recycle(device_, allocation); }
     Allocation allocation;
 
 private:

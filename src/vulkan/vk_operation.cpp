@@ -37,7 +37,7 @@ uint32_t log2_of(uint64_t power_of_two) {
 }  // namespace
 
 RecordedOperation::~RecordedOperation() {
-    if (pool_ != VK_NULL_HANDLE) device_.vk.vkDestroyDescriptorPool(device_.device, pool_, nullptr);
+    device_.transient->give_descriptor_pool(pool_);
 }
 
 Status RecordedOperation::check_device_support() const {
@@ -140,12 +140,16 @@ void RecordedOperation::fill_parameters(int32_t* p) const {
 }
 
 Status RecordedOperation::write_descriptors() {
-    VkDescriptorPoolSize size{VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 2 + 5 * SCATTER_WINDOWS};
-    auto pool_info = vk_struct<VkDescriptorPoolCreateInfo>(VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO);
-    pool_info.maxSets = 1;
-    pool_info.poolSizeCount = 1;
-    pool_info.pPoolSizes = &size;
-    SCATTER_VK_CHECK(device_.vk.vkCreateDescriptorPool(device_.device, &pool_info, nullptr, &pool_), "vkCreateDescriptorPool");
+    pool_ = device_.transient->take_descriptor_pool();
+    if (pool_ == VK_NULL_HANDLE) {
+        VkDescriptorPoolSize size{VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 2 + 5 * SCATTER_WINDOWS};
+        auto pool_info = vk_struct<VkDescriptorPoolCreateInfo>(VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO);
+        pool_info.maxSets = 1;
+        pool_info.poolSizeCount = 1;
+        pool_info.pPoolSizes = &size;
+        SCATTER_VK_CHECK(device_.vk.vkCreateDescriptorPool(device_.device, &pool_info, nullptr, &pool_),
+                         "vkCreateDescriptorPool");
+    }
     VkDescriptorSetLayout layout = pipelines_.set_layout();
     auto alloc = vk_struct<VkDescriptorSetAllocateInfo>(VK_STRUCTURE_TYPE_DESCRIPTOR_SET_ALLOCATE_INFO);
     alloc.descriptorPool = pool_;
