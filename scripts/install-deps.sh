@@ -12,7 +12,7 @@ packages=(
   vulkan-validationlayers vulkan-tools
   python3-numpy python3-pytest python3-torch
   clang libclang-rt-14-dev
-  mono-mcs mono-runtime
+  mono-mcs mono-runtime libmono-system-numerics4.0-cil
 )
 for arg in "$@"; do
   case "$arg" in
