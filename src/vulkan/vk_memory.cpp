@@ -24,7 +24,10 @@ Status allocate(VulkanDevice& device, uint64_t size, MemoryUse use, Allocation* 
     const VkMemoryPropertyFlags host = VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT | VK_MEMORY_PROPERTY_HOST_COHERENT_BIT;
     int type = -1;
     if (use == MemoryUse::Staging) {
-        type = device.find_memory_type(requirements.memoryTypeBits, host, VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT);
+        // Cached: the host reads results back from it (uncached or write-combined memory reads
+        // at a few MB/s). On a discrete GPU this is system memory; operations copy it to device
+        // memory first (RecordedOperation's mirror).
+        type = device.find_memory_type(requirements.memoryTypeBits, host, VK_MEMORY_PROPERTY_HOST_CACHED_BIT);
     } else if (use == MemoryUse::Scratch) {
         type = device.find_memory_type(requirements.memoryTypeBits, VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT, 0);
         if (type < 0) type = device.find_memory_type(requirements.memoryTypeBits, 0, 0);
@@ -45,7 +48,8 @@ Status allocate(VulkanDevice& device, uint64_t size, MemoryUse use, Allocation* 
     alloc.memoryTypeIndex = uint32_t(type);
     VkResult r = device.vk.vkAllocateMemory(device.device, &alloc, nullptr, &a.memory);
     if (r == VK_SUCCESS) r = device.vk.vkBindBufferMemory(device.device, a.buffer, a.memory, 0);
-    bool visible = (device.memory.memoryTypes[type].propertyFlags & VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT) != 0;
+    a.flags = device.memory.memoryTypes[type].propertyFlags;
+    bool visible = (a.flags & VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT) != 0;
     // With host-visible buffers masked, storage memory is used as if the CPU could not map it.
     bool map = visible && use != MemoryUse::Scratch &&
                (use == MemoryUse::Staging || (device.features & kFeatureHostVisibleBuffers));

@@ -9,7 +9,7 @@ namespace scatter {
 
 enum class MemoryUse {
     Storage,  // long-lived scatter buffers: device-local, host-visible when the device allows
-    Staging,  // per-operation memory the host fills and reads: host-visible and coherent
+    Staging,  // per-operation memory the host fills and reads: host-visible, coherent, cached if possible
     Scratch,  // per-operation memory only shaders touch: device-local, never mapped
 };
 
@@ -18,6 +18,7 @@ struct Allocation {
     VkDeviceMemory memory = VK_NULL_HANDLE;
     char* mapped = nullptr;  // null when the memory is not host-visible
     uint64_t size = 0;
+    VkMemoryPropertyFlags flags = 0;  // of the memory type
     bool transient = false;  // Staging or Scratch: comes from and goes back to the TransientCache
     MemoryUse use = MemoryUse::Storage;
 };

@@ -65,7 +65,12 @@ Status RecordedOperation::check_device_support() const {
 
 Status RecordedOperation::bind_tensor(const TensorView& view, uint64_t staged_at, Binding* b) const {
     const uint64_t windows_bytes = device_.window_bytes * SCATTER_WINDOWS;
-    if (view.buffer == nullptr) {
+    if (view.buffer == nullptr && mirrored()) {
+        b->buffer = mirror_.allocation.buffer;
+        b->buffer_size = mirror_.allocation.size;
+        b->start = staged_at - staged_begin_;
+        b->base_byte = -view.min_byte;
+    } else if (view.buffer == nullptr) {
         b->buffer = arena_.allocation.buffer;
         b->buffer_size = arena_.allocation.size;
         b->start = staged_at;
@@ -233,12 +238,19 @@ Status RecordedOperation::record(const OpPlan& plan, VkCommandBuffer cmd, bool a
     status_at_ = reserve(S_WORDS * sizeof(uint32_t));
     auto staged_size = [](const TensorView& v) { return uint64_t(v.end_byte - v.min_byte); };
     uint64_t data_at = 0, indices_at = 0, updates_at = 0;
+    staged_begin_ = cursor;
     if (out_on_host_) out_staged_at_ = reserve(staged_size(p.out));
     if (p.data.buffer == nullptr && !p.in_place) data_at = reserve(staged_size(p.data));
     if (p.in_place && out_on_host_) data_at = out_staged_at_;
     if (p.indices.buffer == nullptr) indices_at = reserve(staged_size(p.indices));
     if (p.updates.buffer == nullptr) updates_at = reserve(staged_size(p.updates));
+    staged_end_ = cursor;
     SCATTER_RETURN_IF_ERROR(allocate(device_, cursor, MemoryUse::Staging, &arena_.allocation));
+    // (With host-visible buffers masked, the test switch, the mirror is used on any device.)
+    const bool arena_device_local = (arena_.allocation.flags & VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT) &&
+                                    (device_.features & kFeatureHostVisibleBuffers);
+    if (staged_end_ > staged_begin_ && !arena_device_local)
+        SCATTER_RETURN_IF_ERROR(allocate(device_, staged_end_ - staged_begin_, MemoryUse::Scratch, &mirror_.allocation));
 
     char* arena = arena_.allocation.mapped;
     auto stage_in = [&](const TensorView& v, uint64_t at) {
@@ -283,6 +295,10 @@ Status RecordedOperation::record(const OpPlan& plan, VkCommandBuffer cmd, bool a
                             VK_PIPELINE_STAGE_TRANSFER_BIT | VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, 0, 1, &before, 0,
                             nullptr, 0, nullptr);
     vk.vkCmdFillBuffer(cmd, arena_.allocation.buffer, status_at_, S_WORDS * sizeof(uint32_t), SCATTER_STATUS_NONE);
+    if (mirrored()) {
+        VkBufferCopy in{staged_begin_, 0, staged_end_ - staged_begin_};
+        vk.vkCmdCopyBuffer(cmd, arena_.allocation.buffer, mirror_.allocation.buffer, 1, &in);
+    }
     // Zeroed scratch words: the owner path's hit counts; the target path's winners, or counts
     // and the list's total (adjacent).
     uint64_t zeroed_at = 0, zeroed_words = 0;
@@ -319,6 +335,15 @@ Status RecordedOperation::record(const OpPlan& plan, VkCommandBuffer cmd, bool a
             dispatch(cmd, scatter_pass, SCATTER_MODE_FINISH_MEAN, p.out.element_count);
     }
 
+    if (mirrored() && out_on_host_ && !p.out.empty()) {
+        auto written = vk_struct<VkMemoryBarrier>(VK_STRUCTURE_TYPE_MEMORY_BARRIER);
+        written.srcAccessMask = VK_ACCESS_SHADER_WRITE_BIT;
+        written.dstAccessMask = VK_ACCESS_TRANSFER_READ_BIT;
+        vk.vkCmdPipelineBarrier(cmd, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_PIPELINE_STAGE_TRANSFER_BIT, 0, 1, &written,
+                                0, nullptr, 0, nullptr);
+        VkBufferCopy back{out_staged_at_ - staged_begin_, out_staged_at_, staged_size(p.out)};
+        vk.vkCmdCopyBuffer(cmd, mirror_.allocation.buffer, arena_.allocation.buffer, 1, &back);
+    }
     auto after = vk_struct<VkMemoryBarrier>(VK_STRUCTURE_TYPE_MEMORY_BARRIER);
     after.srcAccessMask = VK_ACCESS_SHADER_WRITE_BIT | VK_ACCESS_TRANSFER_WRITE_BIT;
     after.dstAccessMask = VK_ACCESS_HOST_READ_BIT | VK_ACCESS_TRANSFER_READ_BIT | VK_ACCESS_SHADER_READ_BIT;

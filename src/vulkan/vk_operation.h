@@ -26,7 +26,7 @@ namespace scatter {
 class RecordedOperation {
 public:
     RecordedOperation(VulkanDevice& device, PipelineSet& pipelines)
-        : device_(device), pipelines_(pipelines), arena_(device), scratch_(device) {}
+        : device_(device), pipelines_(pipelines), arena_(device), scratch_(device), mirror_(device) {}
     ~RecordedOperation();
     RecordedOperation(const RecordedOperation&) = delete;
     RecordedOperation& operator=(const RecordedOperation&) = delete;
@@ -63,6 +63,11 @@ private:
 
     ScopedAllocation arena_;    // host-visible: parameters, status, staged host tensors
     ScopedAllocation scratch_;  // device-local: slice tables, hit counts, bucket tables
+    // When the arena is not device-local (a discrete GPU), the staged tensors are copied into
+    // this device-local mirror first (and out back after), so shaders never read over the bus.
+    ScopedAllocation mirror_;
+    uint64_t staged_begin_ = 0, staged_end_ = 0;  // the staged tensors' range of the arena
+    bool mirrored() const { return mirror_.allocation.buffer != VK_NULL_HANDLE; }
     bool target_path_ = false;
     struct TargetLayout {
         int64_t keys = 0, items = 0;

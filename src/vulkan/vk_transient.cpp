@@ -35,6 +35,7 @@ bool TransientCache::take_memory(int use, uint64_t size, Allocation* out) {
         out->buffer = m.buffer;
         out->memory = m.memory;
         out->mapped = m.mapped;
+        out->flags = m.flags;
         out->size = m.size;
         out->transient = true;
         out->use = MemoryUse(use);
@@ -48,7 +49,7 @@ void TransientCache::give_memory(int use, Allocation& a) {
     {
         std::lock_guard<std::mutex> lock(mutex_);
         if (memory_.size() < kMaxKeptMemory && kept_bytes_ + a.size <= kMaxKeptBytes) {
-            memory_.push_back(KeptMemory{use, a.size, a.buffer, a.memory, a.mapped});
+            memory_.push_back(KeptMemory{use, a.size, a.buffer, a.memory, a.mapped, a.flags});
             kept_bytes_ += a.size;
             a = Allocation();
             return;

@@ -49,6 +49,7 @@ private:
         VkBuffer buffer;
         VkDeviceMemory memory;
         char* mapped;
+        VkMemoryPropertyFlags flags;
     };
     static constexpr size_t kMaxKeptMemory = 8;
     static constexpr uint64_t kMaxKeptBytes = uint64_t(1) << 30;

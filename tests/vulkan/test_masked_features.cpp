@@ -1,6 +1,7 @@
 // With SCATTER_VULKAN_DISABLE_FEATURES=int64,float64,host_visible (set below): 64-bit arithmetic is
 // UNSUPPORTED with a message naming the feature, `none` on 64-bit types still works (a byte
-// copy), and buffers go through staging copies (device-local, not mapped) yet give the same bits.
+// copy), buffers go through staging copies (device-local, not mapped) and host tensors through a
+// device-local mirror of the staged tensors (as on a discrete GPU), yet give the same bits.
 #include "scatter_case.h"
 #include "vulkan_env.h"
 
@@ -43,10 +44,13 @@ TEST_F(MaskedFeatures, FallbackPathsMatchTheCpu) {
             for (Op op : {Op::Elements, Op::Rows, Op::Nd}) {
                 Case c = random_case(rng, op, dtype, r);
                 Result want = run_reference(c);
-                Result got = run_case(vulkan, c, Layout::Buffer);
-                EXPECT_EQ(got.status, want.status) << c.describe() << " " << got.message;
-                EXPECT_TRUE(got.out == want.out) << c.describe();
-                EXPECT_TRUE(got.canary.empty()) << got.canary;
+                // Host tensors go through the device-local mirror of the staged tensors.
+                for (Layout layout : {Layout::Buffer, Layout::Host, Layout::HostStrided}) {
+                    Result got = run_case(vulkan, c, layout);
+                    EXPECT_EQ(got.status, want.status) << c.describe() << " " << got.message;
+                    EXPECT_TRUE(got.out == want.out) << c.describe();
+                    EXPECT_TRUE(got.canary.empty()) << got.canary;
+                }
             }
         }
     }
