@@ -69,9 +69,11 @@ struct Pool {
     }
 };
 
+// Never destroyed: destroying a Vulkan context from a static destructor runs after the driver's
+// own exit handlers (NVIDIA's crashed the process there). Still reachable, so no leak report.
 Pool& pool() {
-    static Pool p;
-    return p;
+    static Pool* p = new Pool;
+    return *p;
 }
 
 }  // namespace
