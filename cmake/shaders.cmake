@@ -50,6 +50,12 @@ function(scatter_embed_shaders target)
     list(GET parts 1 value)
     scatter_compile_shader(headers NAME scatter_${suffix} SOURCE scatter.comp DEFINES -DSCATTER_DTYPE=${value})
     list(APPEND names scatter_${suffix})
+    if(suffix MATCHES "^(f16|bf16|f32|f64|c64|c128)$")
+      # The same with subnormals preserved (SPV_KHR_float_controls), for devices that allow it.
+      scatter_compile_shader(headers NAME scatter_${suffix}_dp SOURCE scatter.comp
+        DEFINES -DSCATTER_DTYPE=${value} -DSCATTER_DENORM_PRESERVE=1)
+      list(APPEND names scatter_${suffix}_dp)
+    endif()
   endforeach()
 
   set(includes "")

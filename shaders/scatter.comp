@@ -20,6 +20,16 @@
 // Mode FINISH_MEAN divides every hit target by its count (+1 unless exclude_self).
 // SCATTER_DTYPE selects the arithmetic; 0 is `none` for every dtype (a byte copy, opaque too).
 #extension GL_GOOGLE_include_directive : require
+#if defined(SCATTER_DENORM_PRESERVE)
+// Keep subnormal results and operands, as the CPU does (SPIR-V DenormPreserve execution mode,
+// SPV_KHR_float_controls): picked only on devices with shaderDenormPreserveFloat32/64.
+#extension GL_EXT_spirv_intrinsics : require
+#if SCATTER_DTYPE == 4 || SCATTER_DTYPE == 15
+spirv_execution_mode(extensions = ["SPV_KHR_float_controls"], capabilities = [4464], 4459, 64);
+#else
+spirv_execution_mode(extensions = ["SPV_KHR_float_controls"], capabilities = [4464], 4459, 32);
+#endif
+#endif
 #include "common.glsl"
 #if SCATTER_DTYPE != SCATTER_DT_RAW
 #include "element_math.glsl"

@@ -27,6 +27,8 @@ constexpr FeatureName kFeatureNames[] = {
     {SCATTER_FEATURE_FLOAT32_ATOMIC_MINMAX, "float32_atomic_minmax"},
     {SCATTER_FEATURE_SUBGROUPS, "subgroups"},
     {SCATTER_FEATURE_BUFFER_DEVICE_ADDRESS, "buffer_device_address"},
+    {SCATTER_FEATURE_DENORM_PRESERVE32, "denorm_preserve32"},
+    {SCATTER_FEATURE_DENORM_PRESERVE64, "denorm_preserve64"},
 };
 
 const char* device_type_name(scatter_device_type type) {

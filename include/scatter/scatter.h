@@ -301,6 +301,11 @@ typedef enum scatter_device_type {
 #define SCATTER_FEATURE_FLOAT32_ATOMIC_MINMAX 0x200ull
 #define SCATTER_FEATURE_SUBGROUPS 0x400ull
 #define SCATTER_FEATURE_BUFFER_DEVICE_ADDRESS 0x800ull
+/** Subnormal f32 (f16, bf16, c64) / f64 (c128) values are kept by arithmetic, not flushed to
+ *  zero (shaderDenormPreserveFloat32/64). Without it, reductions that produce or consume
+ *  subnormals may differ from the CPU backend in those values only. */
+#define SCATTER_FEATURE_DENORM_PRESERVE32 0x1000ull
+#define SCATTER_FEATURE_DENORM_PRESERVE64 0x2000ull
 
 /** One device. Strings are NUL-terminated UTF-8. */
 typedef struct scatter_device_info {

@@ -131,9 +131,15 @@ uint64_t query_features(const InstanceFunctions& fns, VkPhysicalDevice pd, uint3
     if (float2_ext && atomic_float2.shaderBufferFloat32AtomicMinMax) mask |= SCATTER_FEATURE_FLOAT32_ATOMIC_MINMAX;
 
     auto subgroup = vk_struct<VkPhysicalDeviceSubgroupProperties>(VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SUBGROUP_PROPERTIES);
+    auto float_controls = vk_struct<VkPhysicalDeviceFloatControlsProperties>(VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FLOAT_CONTROLS_PROPERTIES);
     auto properties2 = vk_struct<VkPhysicalDeviceProperties2>(VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PROPERTIES_2);
     properties2.pNext = &subgroup;
+    if (api >= VK_API_VERSION_1_2) subgroup.pNext = &float_controls;  // core in 1.2: no extension to enable
     fns.vkGetPhysicalDeviceProperties2(pd, &properties2);
+    if (api >= VK_API_VERSION_1_2) {
+        if (float_controls.shaderDenormPreserveFloat32) mask |= SCATTER_FEATURE_DENORM_PRESERVE32;
+        if (float_controls.shaderDenormPreserveFloat64) mask |= SCATTER_FEATURE_DENORM_PRESERVE64;
+    }
     *subgroup_size = subgroup.subgroupSize;
     const VkSubgroupFeatureFlags needed = VK_SUBGROUP_FEATURE_BASIC_BIT | VK_SUBGROUP_FEATURE_ARITHMETIC_BIT;
     if ((subgroup.supportedStages & VK_SHADER_STAGE_COMPUTE_BIT) && (subgroup.supportedOperations & needed) == needed)
@@ -173,6 +179,7 @@ uint64_t masked_features_from_environment() {
         else if (name == "float64") mask |= SCATTER_FEATURE_FLOAT64;
         else if (name == "host_visible") mask |= kFeatureHostVisibleBuffers;
         else if (name == "target_path") mask |= kFeatureTargetPath;
+        else if (name == "denorm_preserve") mask |= SCATTER_FEATURE_DENORM_PRESERVE32 | SCATTER_FEATURE_DENORM_PRESERVE64;
         begin = end + 1;
     }
     return mask;
@@ -200,6 +207,7 @@ Status create_instance(bool validation, const ContextConfig* log_to, std::unique
     app.pApplicationName = "libscatter";
     app.pEngineName = "libscatter";
     app.apiVersion = std::min<uint32_t>(loader_version, VK_API_VERSION_1_3);
+    owned->api_version = app.apiVersion;
     std::vector<const char*> layers, extensions;
     bool debug = validation && has_layer(kValidationLayer) && has_instance_extension(VK_EXT_DEBUG_UTILS_EXTENSION_NAME);
     if (validation && !debug && log_to != nullptr)
@@ -336,6 +344,9 @@ Status VulkanDevice::create(const scatter_context_desc& desc, const ContextConfi
     self->window_bytes = std::min<uint64_t>(largest_power_of_two_at_most(p.limits.maxStorageBufferRange), 1ull << 29);
     self->offset_alignment = std::max<uint64_t>(p.limits.minStorageBufferOffsetAlignment, 4);
     self->features = handles.enabled_features;
+    // Float controls are core in Vulkan 1.2: usable when the instance asked for 1.2 too.
+    if (self->instance_->api_version >= VK_API_VERSION_1_2)
+        self->features |= usable & (SCATTER_FEATURE_DENORM_PRESERVE32 | SCATTER_FEATURE_DENORM_PRESERVE64);
     self->features |= internal_features_from_environment();
     *out = std::move(self);
     return Status();

@@ -40,6 +40,7 @@ struct OwnedInstance {
     VkInstance instance = VK_NULL_HANDLE;
     InstanceFunctions fns;
     VkDebugUtilsMessengerEXT messenger = VK_NULL_HANDLE;
+    uint32_t api_version = 0;  // the instance's apiVersion
     ~OwnedInstance();
 };
 

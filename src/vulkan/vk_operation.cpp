@@ -285,6 +285,14 @@ Status RecordedOperation::record(const OpPlan& plan, VkCommandBuffer cmd, bool a
     SCATTER_RETURN_IF_ERROR(pipelines_.get("copy", &copy_pass));
     SCATTER_RETURN_IF_ERROR(pipelines_.get("buckets", &buckets_pass));
     std::string variant = p.reduction == SCATTER_REDUCTION_NONE ? "raw" : p.data.info->name;
+    // Variants that keep subnormals (SPIR-V DenormPreserve), where the device allows it.
+    const scatter_dtype t = p.data.dtype();
+    const bool wide = t == SCATTER_DTYPE_F64 || t == SCATTER_DTYPE_C128;
+    const bool real = wide || t == SCATTER_DTYPE_F32 || t == SCATTER_DTYPE_F16 || t == SCATTER_DTYPE_BF16 ||
+                      t == SCATTER_DTYPE_C64;
+    if (p.reduction != SCATTER_REDUCTION_NONE && real &&
+        (device_.features & (wide ? SCATTER_FEATURE_DENORM_PRESERVE64 : SCATTER_FEATURE_DENORM_PRESERVE32)))
+        variant += "_dp";
     SCATTER_RETURN_IF_ERROR(pipelines_.get("scatter_" + variant, &scatter_pass));
 
     const VolkDeviceTable& vk = device_.vk;
