@@ -8,8 +8,9 @@
 //   WINNER    `none`: winner[key] = max(item + 1): the last update in row-major order wins.
 //             atomicMax is order-independent, so the result is the same on every run.
 //   COUNT     reductions: rank[item] = atomicAdd(count[key], 1), the item's arrival order.
-//   ALLOCATE  each key with updates takes a range of the list (start[key]); the ranges land in
-//             arrival order, which only moves them around, never changes what is in them.
+//   ALLOCATE  each key with updates takes a range of the list (start[key]), one atomic per
+//             workgroup; the ranges land in arrival order, which only moves them around, never
+//             changes what is in them.
 //   PLACE     list[start[key] + rank[item]] = item.
 //   SORT      each key sorts its range ascending: row-major order, whatever the arrival order.
 // The scatter pass then reads winner or count/start/list (scatter.comp, target modes).
@@ -50,6 +51,31 @@ int key_of(int item) {
 }
 
 uint bucket_word(int base, int key) { return uint(p[base] + key); }
+
+// ALLOCATE, one atomic per workgroup rather than per key (a single counter taking one atomic per
+// key serializes millions of them): the workgroup scans its keys' counts in shared memory.
+shared uint group_offsets[SCATTER_WORKGROUP_SIZE];
+shared uint group_base;
+
+void allocate_ranges(uint id) {
+    // Every invocation reaches both barriers: no early return before them.
+    bool active = id < pc.count && !operation_failed();
+    uint n = active ? scratch_word(bucket_word(P_COUNTS_BASE, int(id))) : 0u;
+    uint lane = gl_LocalInvocationID.x;
+    group_offsets[lane] = n;
+    barrier();
+    if (lane == 0u) {
+        uint sum = 0u;
+        for (uint i = 0u; i < SCATTER_WORKGROUP_SIZE; ++i) {
+            uint c = group_offsets[i];
+            group_offsets[i] = sum;
+            sum += c;
+        }
+        group_base = sum == 0u ? 0u : scratch_add_word(uint(p[P_TOTAL_WORD]), sum);
+    }
+    barrier();
+    if (n != 0u) scratch_store_word(bucket_word(P_START_BASE, int(id)), group_base + group_offsets[lane]);
+}
 
 void sort_bucket(uint first, uint n) {
     if (n < 2u) return;
@@ -92,6 +118,10 @@ void sort_bucket(uint first, uint n) {
 
 void main() {
     uint id = invocation_index();
+    if (pc.mode == SCATTER_MODE_ALLOCATE) {
+        allocate_ranges(id);
+        return;
+    }
     if (id >= pc.count || operation_failed()) return;
     int i = int(id);
     if (pc.mode == SCATTER_MODE_WINNER) {
@@ -101,9 +131,6 @@ void main() {
         int key = key_of(i);
         uint rank = key < 0 ? 0xffffffffu : scratch_add_word(bucket_word(P_COUNTS_BASE, key), 1u);
         scratch_store_word(uint(p[P_RANK_BASE] + i), rank);
-    } else if (pc.mode == SCATTER_MODE_ALLOCATE) {
-        uint n = scratch_word(bucket_word(P_COUNTS_BASE, i));
-        if (n != 0u) scratch_store_word(bucket_word(P_START_BASE, i), scratch_add_word(uint(p[P_TOTAL_WORD]), n));
     } else if (pc.mode == SCATTER_MODE_PLACE) {
         uint rank = scratch_word(uint(p[P_RANK_BASE] + i));
         if (rank == 0xffffffffu) return;
