@@ -59,8 +59,8 @@ shared uint group_base;
 
 void allocate_ranges(uint id) {
     // Every invocation reaches both barriers: no early return before them.
-    bool active = id < pc.count && !operation_failed();
-    uint n = active ? scratch_word(bucket_word(P_COUNTS_BASE, int(id))) : 0u;
+    bool live = id < pc.count && !operation_failed();
+    uint n = live ? scratch_word(bucket_word(P_COUNTS_BASE, int(id))) : 0u;
     uint lane = gl_LocalInvocationID.x;
     group_offsets[lane] = n;
     barrier();
