@@ -226,7 +226,8 @@ Status RecordedOperation::record(const OpPlan& plan, VkCommandBuffer cmd, bool a
                           "out must be a buffer tensor here: host memory cannot be written after the call returns");
     has_counts_ = p.reduction == SCATTER_REDUCTION_MEAN || p.exclude_self;
 
-    // Lay out the arena: parameters, status, scratch, then each staged host tensor.
+    // Lay out the arena: parameters, status, then each staged host tensor (scratch and the
+    // mirror are separate device-local allocations).
     const uint64_t align = std::max<uint64_t>(256, device_.offset_alignment);
     uint64_t cursor = 0;
     auto reserve = [&](uint64_t bytes) {
