@@ -410,7 +410,9 @@ void RecordedOperation::record_target_passes(VkCommandBuffer cmd, VkPipeline buc
     dispatch(cmd, buckets, SCATTER_MODE_COUNT, t.items);
     dispatch(cmd, buckets, SCATTER_MODE_ALLOCATE, t.keys);
     dispatch(cmd, buckets, SCATTER_MODE_PLACE, t.items);
-    dispatch(cmd, buckets, SCATTER_MODE_SORT, t.keys);
+    // Allowed non-determinism: each target folds its updates in arrival order, unsorted (exact
+    // anyway for order-independent reductions: integer add/sub/mul, max/min up to NaN payloads).
+    if (plan_.deterministic) dispatch(cmd, buckets, SCATTER_MODE_SORT, t.keys);
     dispatch(cmd, scatter, SCATTER_MODE_APPLY_TARGETS, plan_.out.element_count);
 }
 

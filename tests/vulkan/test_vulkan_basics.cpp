@@ -142,6 +142,48 @@ TEST_F(Basics, DivisionIsCorrectlyRoundedLikeTheCpu) {
     }
 }
 
+// SCATTER_OPTION_ALLOW_NONDETERMINISM skips the sort: order-independent reductions stay exact,
+// float sums may differ from the CPU in rounding only.
+TEST_F(Basics, AllowedNondeterminismKeepsOrderIndependentResultsExact) {
+    std::mt19937_64 rng(31);
+    const size_t n = 5000, targets = 7;
+    for (scatter_dtype dtype : {SCATTER_DTYPE_I32, SCATTER_DTYPE_F32}) {
+        Case c;
+        c.op = Op::Elements;
+        c.dtype = dtype;
+        c.data_shape = {int64_t(targets)};
+        c.index_shape = c.update_shape = {int64_t(n)};
+        c.data.assign(targets * 4, 0);
+        c.updates.resize(n * 4);
+        c.indices.resize(n * 4);
+        for (size_t e = 0; e < n; ++e) {
+            int32_t i = int32_t(rng() % targets), vi = int32_t(rng() % 2001) - 1000;
+            float vf = float(vi) * 1e-3f;
+            std::memcpy(&c.indices[e * 4], &i, 4);
+            if (dtype == SCATTER_DTYPE_I32) std::memcpy(&c.updates[e * 4], &vi, 4);
+            else std::memcpy(&c.updates[e * 4], &vf, 4);
+        }
+        for (scatter_reduction r : {SCATTER_REDUCTION_ADD, SCATTER_REDUCTION_MAX, SCATTER_REDUCTION_MEAN}) {
+            c.options.reduction = r;
+            c.options.flags = 0;
+            Result want = run_case(cpu, c, Layout::Host);
+            c.options.flags = SCATTER_OPTION_ALLOW_NONDETERMINISM;
+            Result got = run_case(vulkan, c, Layout::Buffer);
+            ASSERT_EQ(got.status, SCATTER_OK) << got.message;
+            if (dtype == SCATTER_DTYPE_I32 || r == SCATTER_REDUCTION_MAX) {
+                EXPECT_EQ(got.out, want.out) << scatter_dtype_name(dtype) << " " << scatter_reduction_name(r);
+                continue;
+            }
+            for (size_t t = 0; t < targets; ++t) {
+                float a, b;
+                std::memcpy(&a, &got.out[t * 4], 4);
+                std::memcpy(&b, &want.out[t * 4], 4);
+                EXPECT_NEAR(a, b, 1e-3f) << scatter_reduction_name(r) << " target " << t;
+            }
+        }
+    }
+}
+
 TEST_F(Basics, DuplicatesResolveInRowMajorOrder) {
     // 1000 updates into 3 slots: float add is order-dependent, so only the sequential order
     // reproduces the CPU bits.
