@@ -69,11 +69,13 @@ struct Pool {
     }
 };
 
-// Never destroyed: destroying a Vulkan context from a static destructor runs after the driver's
-// own exit handlers (NVIDIA's crashed the process there). Still reachable, so no leak report.
+// Destroyed by destroy_backends() from main, never by a static destructor: that runs after the
+// driver's own exit handlers (NVIDIA's driver crashed the process there).
+Pool* the_pool = nullptr;
+
 Pool& pool() {
-    static Pool* p = new Pool;
-    return *p;
+    if (the_pool == nullptr) the_pool = new Pool;
+    return *the_pool;
 }
 
 }  // namespace
@@ -93,6 +95,11 @@ scatter_context vulkan_context(std::string* why) {
 bool vulkan_required() {
     const char* v = std::getenv("SCATTER_TEST_REQUIRE_VULKAN");
     return v && std::strcmp(v, "1") == 0;
+}
+
+void destroy_backends() {
+    delete the_pool;
+    the_pool = nullptr;
 }
 
 bool vulkan_allowed_by_environment() {

@@ -27,6 +27,9 @@ bool vulkan_required();
 // SCATTER_TEST_BACKENDS=cpu limits run_all_backends() to the CPU (for the CPU-only ctest entry).
 bool vulkan_allowed_by_environment();
 
+// Destroys every context; main calls it after the tests, before the process exits.
+void destroy_backends();
+
 }  // namespace scatter_diff
 
 #endif
