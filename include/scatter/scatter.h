@@ -45,8 +45,10 @@
  *
  * ## Determinism
  * By default results are bitwise identical from run to run, for any thread count and on every
- * backend. SCATTER_CONTEXT_FLAG_ALLOW_NONDETERMINISM (or the per-call option flag) permits faster
- * paths whose float results may depend on the order in which duplicates are applied.
+ * backend — except subnormal float values on a Vulkan device without SCATTER_FEATURE_DENORM_
+ * PRESERVE32/64, which may flush them to zero. SCATTER_CONTEXT_FLAG_ALLOW_NONDETERMINISM (or the
+ * per-call option flag) permits faster paths whose float results may depend on the order in which
+ * duplicates are applied (on Vulkan: each target applies its updates in arrival order).
  */
 #ifndef SCATTER_SCATTER_H
 #define SCATTER_SCATTER_H
