@@ -56,6 +56,12 @@ function(scatter_embed_shaders target)
         DEFINES -DSCATTER_DTYPE=${value} -DSCATTER_DENORM_PRESERVE=1)
       list(APPEND names scatter_${suffix}_dp)
     endif()
+    if(NOT suffix MATCHES "^(raw|c128)$")
+      # The atomic path (atomic.comp): no raw variant (`none` never takes it), and no 16-byte
+      # element has an atomic wide enough.
+      scatter_compile_shader(headers NAME atomic_${suffix} SOURCE atomic.comp DEFINES -DSCATTER_DTYPE=${value})
+      list(APPEND names atomic_${suffix})
+    endif()
   endforeach()
 
   set(includes "")

@@ -15,11 +15,16 @@ layout(push_constant) uniform PushConstants {
     uint count;  // invocations that do work; the grid is rounded up to whole workgroups
 } pc;
 
+#if defined(SCATTER_OUT_ALIASED)
+#define SCATTER_OUT_QUALIFIER
+#else
+#define SCATTER_OUT_QUALIFIER restrict
+#endif
 // No two bindings share memory (core rejects overlapping tensors; in place, data is never read):
 // `restrict` lets the compiler keep parameters and tensor words in registers across stores.
 layout(std430, binding = SCATTER_BINDING_PARAMS) restrict readonly buffer Params { int p[]; };
 layout(std430, binding = SCATTER_BINDING_STATUS) buffer Status { uint status_words[]; };
-layout(std430, binding = SCATTER_BINDING_OUT) restrict buffer OutWindow { uint w[]; } out_windows[SCATTER_WINDOWS];
+layout(std430, binding = SCATTER_BINDING_OUT) SCATTER_OUT_QUALIFIER buffer OutWindow { uint w[]; } out_windows[SCATTER_WINDOWS];
 layout(std430, binding = SCATTER_BINDING_DATA) restrict readonly buffer DataWindow { uint w[]; } data_windows[SCATTER_WINDOWS];
 layout(std430, binding = SCATTER_BINDING_INDICES) restrict readonly buffer IndexWindow { uint w[]; } index_windows[SCATTER_WINDOWS];
 layout(std430, binding = SCATTER_BINDING_UPDATES) restrict readonly buffer UpdateWindow { uint w[]; } update_windows[SCATTER_WINDOWS];
@@ -159,4 +164,29 @@ bool resolve_index(int offset, int size, out int resolved) {
     if (p[P_POLICY] != 3 /* SCATTER_OUT_OF_RANGE_CLAMP */ || size == 0) return false;
     resolved = kind == INDEX_BELOW ? 0 : size - 1;
     return true;
+}
+
+// Element offsets of slice position (outer o, inner i): in out, of target row 0; in updates, of
+// slice 0. A slice's own row/slice offsets from the index pass are added to them.
+void slice_bases(int o, int i, out int out_offset, out int update_offset) {
+    out_offset = 0;
+    update_offset = 0;
+    // The inner part: data dims from P_INNER_FIRST_DIM on.
+    int rest = i;
+    for (int d = tensor_rank(T_OUT) - 1; d >= p[P_INNER_FIRST_DIM]; --d) {
+        int size = tensor_shape(T_OUT, d);
+        int c = rest % size;
+        rest /= size;
+        out_offset += c * tensor_stride(T_OUT, d);
+        update_offset += c * tensor_stride(T_UPDATES, d + p[P_UPDATE_DIM_SHIFT]);
+    }
+    // The outer part (rows only): data dims before the axis, the same dims in updates.
+    rest = o;
+    for (int d = p[P_OP] == SCATTER_OP_ROWS ? p[P_AXIS] - 1 : -1; d >= 0; --d) {
+        int size = tensor_shape(T_OUT, d);
+        int c = rest % size;
+        rest /= size;
+        out_offset += c * tensor_stride(T_OUT, d);
+        update_offset += c * tensor_stride(T_UPDATES, d);
+    }
 }

@@ -90,31 +90,6 @@ void apply_elements_column(int column) {
     }
 }
 
-// Element offsets of slice position (outer o, inner i): in out, of target row 0; in updates, of
-// slice 0. A slice's own row/slice offsets from the index pass are added to them.
-void slice_bases(int o, int i, out int out_offset, out int update_offset) {
-    out_offset = 0;
-    update_offset = 0;
-    // The inner part: data dims from P_INNER_FIRST_DIM on.
-    int rest = i;
-    for (int d = tensor_rank(T_OUT) - 1; d >= p[P_INNER_FIRST_DIM]; --d) {
-        int size = tensor_shape(T_OUT, d);
-        int c = rest % size;
-        rest /= size;
-        out_offset += c * tensor_stride(T_OUT, d);
-        update_offset += c * tensor_stride(T_UPDATES, d + p[P_UPDATE_DIM_SHIFT]);
-    }
-    // The outer part (rows only): data dims before the axis, the same dims in updates.
-    rest = o;
-    for (int d = p[P_OP] == SCATTER_OP_ROWS ? p[P_AXIS] - 1 : -1; d >= 0; --d) {
-        int size = tensor_shape(T_OUT, d);
-        int c = rest % size;
-        rest /= size;
-        out_offset += c * tensor_stride(T_OUT, d);
-        update_offset += c * tensor_stride(T_UPDATES, d);
-    }
-}
-
 void apply_slices_column(int column) {
     int inner = p[P_INNER];
     int i = column % inner;

@@ -179,6 +179,8 @@ uint64_t masked_features_from_environment() {
         else if (name == "float64") mask |= SCATTER_FEATURE_FLOAT64;
         else if (name == "host_visible") mask |= kFeatureHostVisibleBuffers;
         else if (name == "target_path") mask |= kFeatureTargetPath;
+        else if (name == "atomic_path") mask |= kFeatureAtomicPath;
+        else if (name == "int64_atomics") mask |= SCATTER_FEATURE_INT64_ATOMICS;
         else if (name == "denorm_preserve") mask |= SCATTER_FEATURE_DENORM_PRESERVE32 | SCATTER_FEATURE_DENORM_PRESERVE64;
         begin = end + 1;
     }
@@ -186,7 +188,7 @@ uint64_t masked_features_from_environment() {
 }
 
 uint64_t internal_features_from_environment() {
-    return (kFeatureHostVisibleBuffers | kFeatureTargetPath) & ~masked_features_from_environment();
+    return (kFeatureHostVisibleBuffers | kFeatureTargetPath | kFeatureAtomicPath) & ~masked_features_from_environment();
 }
 
 OwnedInstance::~OwnedInstance() {
@@ -326,12 +328,26 @@ Status VulkanDevice::create(const scatter_context_desc& desc, const ContextConfi
     device_info.queueCreateInfoCount = 1;
     device_info.pQueueCreateInfos = &queue_info;
     device_info.pEnabledFeatures = &enable;
+    // 64-bit atomics on buffers (the atomic path for 8-byte elements): a Vulkan 1.2 feature,
+    // reported only when the instance and the device both speak 1.2.
+    auto enable2 = vk_struct<VkPhysicalDeviceFeatures2>(VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2);
+    auto enable12 = vk_struct<VkPhysicalDeviceVulkan12Features>(VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_FEATURES);
+    const uint64_t wide_atomics = SCATTER_FEATURE_INT64 | SCATTER_FEATURE_INT64_ATOMICS;
+    if ((usable & wide_atomics) == wide_atomics && self->instance_->api_version >= VK_API_VERSION_1_2) {
+        enable2.features = enable;
+        enable12.shaderBufferInt64Atomics = VK_TRUE;
+        enable2.pNext = &enable12;
+        device_info.pNext = &enable2;
+        device_info.pEnabledFeatures = nullptr;
+    } else {
+        usable &= ~SCATTER_FEATURE_INT64_ATOMICS;
+    }
     SCATTER_VK_CHECK(fns.vkCreateDevice(chosen->handle, &device_info, nullptr, &self->device), "vkCreateDevice");
     self->owns_device_ = true;
 
     BorrowedDevice handles{self->instance_->get_instance_proc_addr, self->instance_->instance, chosen->handle,
                            self->device, VK_NULL_HANDLE, chosen->queue_family,
-                           usable & (SCATTER_FEATURE_INT64 | SCATTER_FEATURE_FLOAT64)};
+                           usable & (SCATTER_FEATURE_INT64 | SCATTER_FEATURE_FLOAT64 | SCATTER_FEATURE_INT64_ATOMICS)};
     load_device_table(fns.vkGetDeviceProcAddr, self->device, &self->vk);
     self->vk.vkGetDeviceQueue(self->device, chosen->queue_family, 0, &handles.queue);
     self->queue = handles.queue;
@@ -378,7 +394,8 @@ Status VulkanDevice::borrow(const BorrowedDevice& b, std::unique_ptr<VulkanDevic
     self->window_bytes = std::min<uint64_t>(largest_power_of_two_at_most(p.limits.maxStorageBufferRange), 1ull << 29);
     self->offset_alignment = std::max<uint64_t>(p.limits.minStorageBufferOffsetAlignment, 4);
     uint64_t usable = entry->info.features & ~masked_features_from_environment();
-    self->features = b.enabled_features & usable & (SCATTER_FEATURE_INT64 | SCATTER_FEATURE_FLOAT64);
+    self->features = b.enabled_features & usable &
+                     (SCATTER_FEATURE_INT64 | SCATTER_FEATURE_FLOAT64 | SCATTER_FEATURE_INT64_ATOMICS);
     self->features |= internal_features_from_environment();
     *out = std::move(self);
     return Status();

@@ -20,6 +20,7 @@ namespace scatter {
 // a device (lavapipe) that has them all.
 constexpr uint64_t kFeatureHostVisibleBuffers = 1ull << 63;  // internal: buffers the CPU can map
 constexpr uint64_t kFeatureTargetPath = 1ull << 62;  // internal: the target-parallel algorithm
+constexpr uint64_t kFeatureAtomicPath = 1ull << 61;  // internal: the atomic path (atomic.comp)
 // The internal bits a context starts with, less those the test switch hides.
 uint64_t internal_features_from_environment();
 uint64_t masked_features_from_environment();

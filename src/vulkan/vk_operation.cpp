@@ -295,6 +295,8 @@ Status RecordedOperation::record(const OpPlan& plan, VkCommandBuffer cmd, bool a
         (device_.features & (wide ? SCATTER_FEATURE_DENORM_PRESERVE64 : SCATTER_FEATURE_DENORM_PRESERVE32)))
         variant += "_dp";
     SCATTER_RETURN_IF_ERROR(pipelines_.get("scatter_" + variant, &scatter_pass));
+    VkPipeline atomic_pass = VK_NULL_HANDLE;
+    if (atomic_path_) SCATTER_RETURN_IF_ERROR(pipelines_.get(std::string("atomic_") + p.data.info->name, &atomic_pass));
 
     const VolkDeviceTable& vk = device_.vk;
     auto before = vk_struct<VkMemoryBarrier>(VK_STRUCTURE_TYPE_MEMORY_BARRIER);
@@ -332,12 +334,17 @@ Status RecordedOperation::record(const OpPlan& plan, VkCommandBuffer cmd, bool a
         dispatch(cmd, index_pass, SCATTER_MODE_RESOLVE_SLICES, p.slices);
     }
     if (needs_divisor_check(p)) dispatch(cmd, index_pass, SCATTER_MODE_CHECK_DIVISORS, p.updates.element_count);
-    if (target_path_) {
+    if (atomic_path_) {
+        if (!p.in_place) dispatch(cmd, copy_pass, SCATTER_MODE_COPY, p.out.element_count);
+        const int64_t updates = p.op == OpKind::Elements ? p.indices.element_count : p.outer * p.slices * p.inner;
+        if (p.exclude_self) dispatch(cmd, atomic_pass, SCATTER_MODE_ATOMIC_RESET, updates);
+        dispatch(cmd, atomic_pass, SCATTER_MODE_ATOMIC_APPLY, updates);
+    } else if (target_path_) {
         record_target_passes(cmd, buckets_pass, scatter_pass);
     } else if (!p.in_place) {
         dispatch(cmd, copy_pass, SCATTER_MODE_COPY, p.out.element_count);
     }
-    if (!target_path_ && !p.no_updates()) {
+    if (!target_path_ && !atomic_path_ && !p.no_updates()) {
         int64_t columns = p.op == OpKind::Elements ? p.indices.element_count / p.indices.shape[p.axis] : p.outer * p.inner;
         dispatch(cmd, scatter_pass, SCATTER_MODE_APPLY, columns);
         if (p.reduction == SCATTER_REDUCTION_MEAN)
@@ -362,12 +369,40 @@ Status RecordedOperation::record(const OpPlan& plan, VkCommandBuffer cmd, bool a
     return Status();
 }
 
+bool RecordedOperation::atomic_path_fits() const {
+    const OpPlan& p = plan_;
+    const scatter_reduction r = p.reduction;
+    if (!(device_.features & kFeatureAtomicPath) || p.no_updates()) return false;
+    if (r == SCATTER_REDUCTION_NONE || r == SCATTER_REDUCTION_MEAN) return false;  // mean needs counts
+    const scatter_dtype t = p.data.dtype();
+    if (t == SCATTER_DTYPE_C128 || t == SCATTER_DTYPE_OPAQUE) return false;  // no 16-byte atomics
+    // Wrapping integer add/sub/mul/max/min and bool or/and give the same bits in any order;
+    // everything else only when the caller allows non-determinism.
+    const bool integer = t >= SCATTER_DTYPE_I8 && t <= SCATTER_DTYPE_U64;
+    const bool order_free = (integer && r != SCATTER_REDUCTION_DIV) || t == SCATTER_DTYPE_BOOL;
+    if (!order_free && p.deterministic) return false;
+    if (p.out.element_size == 8) {
+        const uint64_t needed = SCATTER_FEATURE_INT64 | SCATTER_FEATURE_INT64_ATOMICS;
+        if ((device_.features & needed) != needed) return false;
+        if (out_.start % 8 != 0 || out_.base_byte % 8 != 0) return false;  // 64-bit atomics: 8-aligned
+    }
+    return true;
+}
+
 uint64_t RecordedOperation::plan_scratch() {
     const OpPlan& p = plan_;
     const bool slices = p.op != OpKind::Elements;
     const bool none = p.reduction == SCATTER_REDUCTION_NONE;
     // Slice tables first (rows/nd): target offset, target row and updates offset per slice.
     const uint64_t tables = slices ? uint64_t(3 * p.slices) : 0;
+    atomic_path_ = atomic_path_fits();
+    if (atomic_path_) {  // needs the slice tables only (exclude_self resets targets, no counts)
+        target_path_ = false;
+        target_ = TargetLayout();
+        has_counts_ = false;
+        counts_words_at_ = tables;
+        return tables;
+    }
     TargetLayout t;
     t.keys = slices ? p.target_rows : p.out.element_count;
     t.items = slices ? p.slices : p.indices.element_count;

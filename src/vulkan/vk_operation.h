@@ -9,6 +9,10 @@
 // then the target-parallel path (default):
 //   3. buckets  `none`: WINNER; reductions: COUNT, ALLOCATE, PLACE, SORT (see buckets.comp)
 //   4. scatter  one invocation per out element: GATHER_WINNER or APPLY_TARGETS (copy included)
+// or the atomic path (order-free reductions, or allowed non-determinism):
+//   3. copy     out = data, unless in place
+//   4. atomic   exclude_self only: hit targets = the identity
+//   5. atomic   one invocation per update element: a read-modify-write of its target
 // or the owner-computes path (when the bucket tables do not fit in scratch's windows, or data
 // is not aligned for typed reads):
 //   3. copy     out = data, unless in place
@@ -59,6 +63,9 @@ private:
     PipelineSet& pipelines_;
     // Decides the path and lays out scratch (word offsets); returns scratch's size in words.
     uint64_t plan_scratch();
+    // Whether the atomic path may run the plan: an order-free reduction (or allowed
+    // non-determinism) and atomics wide enough for the element (see atomic.comp).
+    bool atomic_path_fits() const;
     void record_target_passes(VkCommandBuffer cmd, VkPipeline buckets, VkPipeline scatter);
 
     ScopedAllocation arena_;    // host-visible: parameters, status, staged host tensors
@@ -69,6 +76,7 @@ private:
     uint64_t staged_begin_ = 0, staged_end_ = 0;  // the staged tensors' range of the arena
     bool mirrored() const { return mirror_.allocation.buffer != VK_NULL_HANDLE; }
     bool target_path_ = false;
+    bool atomic_path_ = false;
     struct TargetLayout {
         int64_t keys = 0, items = 0;
         uint64_t winner = 0, counts = 0, total = 0, start = 0, rank = 0, list = 0;

@@ -1,0 +1,152 @@
+#version 450
+// The atomic path: one invocation per update element, each applied to its target in out with an
+// atomic read-modify-write, after out = data (copy pass) or in place. One pass instead of the
+// target path's five, for two kinds of operations only (src/vulkan/vk_operation.cpp chooses):
+//   - reductions whose result does not depend on the order of the updates, bit for bit: integer
+//     add/sub/mul/max/min (they wrap, so they are associative and commutative) and bool add/mul
+//     (or/and). These take the atomic path by default: still deterministic.
+//   - any other reduction but mean, when the caller allows non-determinism: then updates land in
+//     arrival order, and float results may differ from the CPU in rounding (and NaN payloads).
+// Modes:
+//   RESET  exclude_self: every hit target becomes the reduction's identity first (all writers
+//          store the same bits, so the race is harmless; the next dispatch sees them all).
+//   APPLY  out[target] = out[target] op update, as a compare-and-swap loop on the word (or the
+//          64-bit double word) holding the element; integer add and sub use atomicAdd.
+// Elements of 1 or 2 bytes share their word with neighbours: the CAS replaces only their bits.
+#extension GL_GOOGLE_include_directive : require
+// out is also declared as 64-bit words below: the two views alias, so out is not `restrict`.
+#define SCATTER_OUT_ALIASED 1
+#include "common.glsl"
+#include "element_math.glsl"
+
+#if SCATTER_DTYPE == 4 || SCATTER_DTYPE == 8 || SCATTER_DTYPE == 12 || SCATTER_DTYPE == 14
+#define ATOMIC_WIDE 1
+#extension GL_EXT_shader_explicit_arithmetic_types_int64 : require
+#extension GL_EXT_shader_atomic_int64 : require
+layout(std430, binding = SCATTER_BINDING_OUT) buffer OutWindow64 { uint64_t w[]; } out64_windows[SCATTER_WINDOWS];
+#endif
+
+// The target and update element offsets of update element `id`; false when it is skipped.
+bool locate(int id, out int out_offset, out int update_offset) {
+    out_offset = 0;
+    update_offset = 0;
+    if (p[P_OP] == SCATTER_OP_ELEMENTS) {
+        // id is a row-major position of indices (updates has the same shape).
+        int axis = p[P_AXIS];
+        int index_offset = 0, axis_index_offset = 0;
+        int rest = id;
+        for (int d = tensor_rank(T_INDICES) - 1; d >= 0; --d) {
+            int size = tensor_shape(T_INDICES, d);
+            int c = rest % size;
+            rest /= size;
+            index_offset += c * tensor_stride(T_INDICES, d);
+            update_offset += c * tensor_stride(T_UPDATES, d);
+            if (d != axis) out_offset += c * tensor_stride(T_OUT, d);
+        }
+        int target;
+        if (!resolve_index(index_offset, tensor_shape(T_OUT, axis), target)) return false;
+        out_offset += target * tensor_stride(T_OUT, axis);
+        return true;
+    }
+    // rows/nd: id = (outer o, slice j, inner i), inner fastest so neighbours touch neighbours.
+    int inner = p[P_INNER];
+    int slices = p[P_SLICES];
+    int i = id % inner;
+    int j = (id / inner) % slices;
+    int o = id / inner / slices;
+    int row = int(scratch_word(uint(p[P_SLICE_ROW_BASE] + j)));
+    if (row < 0) return false;
+    int out_base, update_base;
+    slice_bases(o, i, out_base, update_base);
+    out_offset = out_base + int(scratch_word(uint(p[P_SLICE_OFFSET_BASE] + j)));
+    update_offset = update_base + int(scratch_word(uint(p[P_SLICE_UPDATE_BASE] + j)));
+    return true;
+}
+
+uint out_compare_swap(uint word, uint compare, uint value) {
+    uint o = offset_in_window(word);
+    switch (window_of(word)) {
+        case 0u: return atomicCompSwap(out_windows[0].w[o], compare, value);
+        case 1u: return atomicCompSwap(out_windows[1].w[o], compare, value);
+        case 2u: return atomicCompSwap(out_windows[2].w[o], compare, value);
+        default: return atomicCompSwap(out_windows[3].w[o], compare, value);
+    }
+}
+
+SCATTER_WINDOW_ATOMIC(out_add_word, out_windows, atomicAdd)
+
+#if defined(ATOMIC_WIDE)
+// `word` is even: the element is 8-byte aligned within its window (the host checks).
+uint64_t out_compare_swap64(uint word, uint64_t compare, uint64_t value) {
+    uint o = offset_in_window(word) >> 1u;
+    switch (window_of(word)) {
+        case 0u: return atomicCompSwap(out64_windows[0].w[o], compare, value);
+        case 1u: return atomicCompSwap(out64_windows[1].w[o], compare, value);
+        case 2u: return atomicCompSwap(out64_windows[2].w[o], compare, value);
+        default: return atomicCompSwap(out64_windows[3].w[o], compare, value);
+    }
+}
+
+void out_add64(uint word, uint64_t value) {
+    uint o = offset_in_window(word) >> 1u;
+    switch (window_of(word)) {
+        case 0u: atomicAdd(out64_windows[0].w[o], value); break;
+        case 1u: atomicAdd(out64_windows[1].w[o], value); break;
+        case 2u: atomicAdd(out64_windows[2].w[o], value); break;
+        default: atomicAdd(out64_windows[3].w[o], value); break;
+    }
+}
+
+void apply_atomic(uint byte, uvec4 u, uint r) {
+    uint word = byte >> 2u;
+#if SCATTER_DTYPE == 8 || SCATTER_DTYPE == 12
+    if (r == R_ADD || r == R_SUB) {
+        uint64_t v = packUint2x32(u.xy);
+        out_add64(word, r == R_ADD ? v : uint64_t(0) - v);
+        return;
+    }
+#endif
+    // The first guess may be stale: the swap fails and returns the current value to retry with.
+    uint64_t seen = packUint2x32(uvec2(out_word(word), out_word(word + 1u)));
+    for (;;) {
+        uint64_t desired = packUint2x32(step_raw(r, uvec4(unpackUint2x32(seen), 0u, 0u), u).xy);
+        uint64_t before = out_compare_swap64(word, seen, desired);
+        if (before == seen) return;
+        seen = before;
+    }
+}
+#else
+void apply_atomic(uint byte, uvec4 u, uint r) {
+    uint word = byte >> 2u;
+#if SCATTER_DTYPE == 7 || SCATTER_DTYPE == 11
+    if (r == R_ADD || r == R_SUB) {
+        out_add_word(word, r == R_ADD ? u.x : 0u - u.x);
+        return;
+    }
+#endif
+    uint shift = (byte & 3u) * 8u;
+    uint mask = piece_mask(ELEMENT_SIZE);
+    uint seen = out_word(word);
+    for (;;) {
+        uint value = step_raw(r, uvec4((seen >> shift) & mask, 0u, 0u, 0u), u).x & mask;
+        uint desired = (seen & ~(mask << shift)) | (value << shift);
+        uint before = out_compare_swap(word, seen, desired);
+        if (before == seen) return;
+        seen = before;
+    }
+}
+#endif
+
+void main() {
+    uint id = invocation_index();
+    if (id >= pc.count || operation_failed()) return;
+    int out_offset, update_offset;
+    if (!locate(int(id), out_offset, update_offset)) return;
+    uint to = tensor_byte(T_OUT, out_offset);
+    uint r = uint(p[P_REDUCTION]);
+    if (pc.mode == SCATTER_MODE_ATOMIC_RESET) {
+        store_out_element(to, identity_raw(r));
+        return;
+    }
+    apply_atomic(to, load_update_element(tensor_byte(T_UPDATES, update_offset)), r);
+}

@@ -1,0 +1,145 @@
+// The atomic path (shaders/atomic.comp): updates applied with atomic read-modify-writes in
+// arrival order. Taken by default only where the order cannot change a bit (wrapping integer
+// add/sub/mul/max/min, bool or/and), so it must still match the CPU bitwise, under heavy
+// contention and with 1- and 2-byte elements sharing words; taken for everything else but mean
+// under SCATTER_OPTION_ALLOW_NONDETERMINISM, which these tests check where order cannot matter.
+#include "scatter_case.h"
+#include "vulkan_env.h"
+
+#include <algorithm>
+#include <cstdlib>
+#include <cstring>
+#include <random>
+#include <vector>
+
+namespace vulkan_test {
+namespace {
+
+using Atomics = VulkanTest;
+
+// `updates` updates into `targets` targets (elements: a 1-D out; rows: rows of 3; nd: points of
+// a [targets, 2] out with k = 1, i.e. rows again through nd).
+Case contended_case(std::mt19937_64& rng, Op op, scatter_dtype dtype, size_t targets, size_t updates,
+                    bool distinct_targets) {
+    Case c;
+    c.op = op;
+    c.dtype = dtype;
+    c.element_size = uint32_t(scatter_dtype_size(dtype));
+    const int64_t inner = op == Op::Elements ? 1 : 3;
+    c.data_shape = op == Op::Elements ? std::vector<int64_t>{int64_t(targets)} : std::vector<int64_t>{int64_t(targets), inner};
+    if (op == Op::Elements) c.index_shape = c.update_shape = {int64_t(updates)};
+    if (op == Op::Rows) {
+        c.index_shape = {int64_t(updates)};
+        c.update_shape = {int64_t(updates), inner};
+    }
+    if (op == Op::Nd) {
+        c.index_shape = {int64_t(updates), 1};
+        c.update_shape = {int64_t(updates), inner};
+    }
+    std::vector<int32_t> order(targets);
+    for (size_t t = 0; t < targets; ++t) order[t] = int32_t(t);
+    std::shuffle(order.begin(), order.end(), rng);
+    c.indices.resize(updates * 4);
+    for (size_t e = 0; e < updates; ++e) {
+        int32_t i = distinct_targets ? order[e] : int32_t(rng() % targets);
+        if (rng() % 4 == 0) i -= int32_t(targets);  // negative indices too
+        std::memcpy(&c.indices[e * 4], &i, 4);
+    }
+    // Small values: integer sums and products wrap, float results stay exact where order matters.
+    const size_t size = c.element_size;
+    auto small = [&](std::vector<uint8_t>* bytes, size_t count) {
+        bytes->assign(count * size, 0);
+        for (size_t e = 0; e < count; ++e) {
+            int v = int(rng() % 9) - 4;
+            uint8_t* at = bytes->data() + e * size;
+            switch (dtype) {
+                case SCATTER_DTYPE_F32: { float f = float(v); std::memcpy(at, &f, 4); break; }
+                case SCATTER_DTYPE_F64: { double f = double(v); std::memcpy(at, &f, 8); break; }
+                case SCATTER_DTYPE_C64: { float f[2] = {float(v), float(int(rng() % 5) - 2)}; std::memcpy(at, f, 8); break; }
+                case SCATTER_DTYPE_F16: { uint16_t h = v == 0 ? 0 : uint16_t((v < 0 ? 0x8000 : 0) | (0x3c00 + 0x400 * (std::abs(v) > 1))); std::memcpy(at, &h, 2); break; }
+                case SCATTER_DTYPE_BF16: { float f = float(v); uint32_t b; std::memcpy(&b, &f, 4); uint16_t h = uint16_t(b >> 16); std::memcpy(at, &h, 2); break; }
+                case SCATTER_DTYPE_BOOL: *at = uint8_t(rng() % 3 == 0 ? 0 : rng() % 256); break;
+                default: {
+                    int64_t wide = v;
+                    std::memcpy(at, &wide, size);  // little-endian: the low bytes
+                }
+            }
+        }
+    };
+    small(&c.data, size_t(element_count(c.data_shape)));
+    small(&c.updates, size_t(element_count(c.update_shape)));
+    return c;
+}
+
+void expect_same_as_cpu(scatter_context cpu, scatter_context vulkan, const Case& c, const char* what) {
+    Case reference = c;
+    reference.options.flags &= ~SCATTER_OPTION_ALLOW_NONDETERMINISM;
+    Result want = run_case(cpu, reference, Layout::Host);
+    ASSERT_EQ(want.status, SCATTER_OK) << want.message;
+    for (Layout layout : {Layout::Buffer, Layout::Host}) {
+        Result got = run_case(vulkan, c, layout);
+        ASSERT_EQ(got.status, SCATTER_OK) << got.message;
+        EXPECT_EQ(got.canary, "");
+        EXPECT_EQ(got.out, want.out) << what << ": " << c.describe();
+    }
+}
+
+// Default flags: thousands of updates into a few targets, every integer width and bool.
+TEST_F(Atomics, OrderFreeReductionsMatchTheCpuUnderContention) {
+    std::mt19937_64 rng(41);
+    for (Op op : {Op::Elements, Op::Rows, Op::Nd}) {
+        for (scatter_dtype dtype : {SCATTER_DTYPE_I8, SCATTER_DTYPE_I16, SCATTER_DTYPE_I32, SCATTER_DTYPE_I64,
+                                    SCATTER_DTYPE_U8, SCATTER_DTYPE_U16, SCATTER_DTYPE_U32, SCATTER_DTYPE_U64,
+                                    SCATTER_DTYPE_BOOL}) {
+            const bool is_bool = dtype == SCATTER_DTYPE_BOOL;
+            for (scatter_reduction r : {SCATTER_REDUCTION_ADD, SCATTER_REDUCTION_SUB, SCATTER_REDUCTION_MUL,
+                                        SCATTER_REDUCTION_MAX, SCATTER_REDUCTION_MIN}) {
+                if (is_bool && r != SCATTER_REDUCTION_ADD && r != SCATTER_REDUCTION_MUL) continue;
+                for (bool exclude : {false, true}) {
+                    Case c = contended_case(rng, op, dtype, 5, 3000, false);
+                    c.options.reduction = r;
+                    c.options.flags = exclude ? SCATTER_OPTION_EXCLUDE_SELF : 0;
+                    expect_same_as_cpu(cpu, vulkan, c, "default flags");
+                }
+            }
+        }
+    }
+}
+
+// Allowed non-determinism, every reduction but mean: with one update per target the order
+// cannot matter, so the bits must still be the CPU's (floats, complex, and integer div too).
+TEST_F(Atomics, AllowedNondeterminismIsExactWhereOrderCannotMatter) {
+    std::mt19937_64 rng(43);
+    for (Op op : {Op::Elements, Op::Rows}) {
+        for (scatter_dtype dtype : {SCATTER_DTYPE_F16, SCATTER_DTYPE_BF16, SCATTER_DTYPE_F32, SCATTER_DTYPE_F64,
+                                    SCATTER_DTYPE_C64, SCATTER_DTYPE_I16, SCATTER_DTYPE_I32, SCATTER_DTYPE_U64}) {
+            const bool complex = dtype == SCATTER_DTYPE_C64;
+            const bool integer = dtype == SCATTER_DTYPE_I16 || dtype == SCATTER_DTYPE_I32 || dtype == SCATTER_DTYPE_U64;
+            for (scatter_reduction r : {SCATTER_REDUCTION_ADD, SCATTER_REDUCTION_SUB, SCATTER_REDUCTION_MUL,
+                                        SCATTER_REDUCTION_DIV, SCATTER_REDUCTION_MAX, SCATTER_REDUCTION_MIN}) {
+                if (complex && (r == SCATTER_REDUCTION_MAX || r == SCATTER_REDUCTION_MIN)) continue;
+                for (bool exclude : {false, true}) {
+                    Case c = contended_case(rng, op, dtype, 257, 200, true);
+                    if (integer && r == SCATTER_REDUCTION_DIV)  // no zero divisor
+                        for (size_t b = 0; b < c.updates.size(); b += c.element_size) c.updates[b] |= 1;
+                    c.options.reduction = r;
+                    c.options.flags = SCATTER_OPTION_ALLOW_NONDETERMINISM | (exclude ? SCATTER_OPTION_EXCLUDE_SELF : 0);
+                    expect_same_as_cpu(cpu, vulkan, c, "distinct targets");
+                }
+            }
+        }
+    }
+    // Duplicates with float values whose sums are exact in any order.
+    for (scatter_dtype dtype : {SCATTER_DTYPE_F32, SCATTER_DTYPE_F64, SCATTER_DTYPE_C64}) {
+        for (scatter_reduction r : {SCATTER_REDUCTION_ADD, SCATTER_REDUCTION_SUB, SCATTER_REDUCTION_MAX}) {
+            if (dtype == SCATTER_DTYPE_C64 && r == SCATTER_REDUCTION_MAX) continue;
+            Case c = contended_case(rng, Op::Elements, dtype, 3, 2000, false);
+            c.options.reduction = r;
+            c.options.flags = SCATTER_OPTION_ALLOW_NONDETERMINISM;
+            expect_same_as_cpu(cpu, vulkan, c, "exact float sums");
+        }
+    }
+}
+
+}  // namespace
+}  // namespace vulkan_test
