@@ -48,7 +48,8 @@
  * backend — except subnormal float values on a Vulkan device without SCATTER_FEATURE_DENORM_
  * PRESERVE32/64, which may flush them to zero. SCATTER_CONTEXT_FLAG_ALLOW_NONDETERMINISM (or the
  * per-call option flag) permits faster paths whose float results may depend on the order in which
- * duplicates are applied (on Vulkan: each target applies its updates in arrival order).
+ * duplicates are applied (on Vulkan: updates land in arrival order, through atomics for every
+ * reduction but mean). Integer reductions stay exact either way: they wrap.
  */
 #ifndef SCATTER_SCATTER_H
 #define SCATTER_SCATTER_H
@@ -527,9 +528,10 @@ typedef struct scatter_vulkan_device_desc {
     uint32_t queue_family_index;    /* the queue's family */
     scatter_vk_get_instance_proc_addr get_instance_proc_addr; /* the application's
                                        vkGetInstanceProcAddr */
-    uint64_t enabled_features;      /* SCATTER_FEATURE_INT64 and/or SCATTER_FEATURE_FLOAT64 if the
-                                       application enabled shaderInt64 / shaderFloat64 on its
-                                       device; other bits are ignored */
+    uint64_t enabled_features;      /* SCATTER_FEATURE_INT64, SCATTER_FEATURE_FLOAT64 and/or
+                                       SCATTER_FEATURE_INT64_ATOMICS if the application enabled
+                                       shaderInt64 / shaderFloat64 / shaderBufferInt64Atomics on
+                                       its device; other bits are ignored */
     const void* pipeline_cache_data; /* optional blob from scatter_pipeline_cache_data */
     size_t pipeline_cache_size;
 } scatter_vulkan_device_desc;

@@ -15,9 +15,9 @@
 
 namespace scatter {
 
-// Test switch: SCATTER_VULKAN_DISABLE_FEATURES="int64,float64,host_visible,target_path" hides
-// device features (and the target-parallel algorithm) from contexts so the fallback paths run on
-// a device (lavapipe) that has them all.
+// Test switch: SCATTER_VULKAN_DISABLE_FEATURES="int64,float64,int64_atomics,host_visible,
+// target_path,atomic_path,denorm_preserve" hides device features (and algorithms) from contexts so
+// the fallback paths run on a device (lavapipe) that has them all.
 constexpr uint64_t kFeatureHostVisibleBuffers = 1ull << 63;  // internal: buffers the CPU can map
 constexpr uint64_t kFeatureTargetPath = 1ull << 62;  // internal: the target-parallel algorithm
 constexpr uint64_t kFeatureAtomicPath = 1ull << 61;  // internal: the atomic path (atomic.comp)
