@@ -34,8 +34,9 @@ int64_t first_failure(TaskRunner& runner, int64_t n, Find&& find) {
 }
 
 // An AVX2 clone picked at load time, on x86-64 ELF only: target_clones needs ifunc, which
-// Windows lacks, and "avx2" means nothing to other CPUs.
-#if defined(__x86_64__) && defined(__ELF__)
+// Windows lacks, and "avx2" means nothing to other CPUs. Not under ThreadSanitizer: GCC
+// instruments the ifunc resolver, which then runs before TSan is initialized and crashes.
+#if defined(__x86_64__) && defined(__ELF__) && !defined(__SANITIZE_THREAD__)
 #define SCATTER_CLONES_AVX2 __attribute__((target_clones("avx2", "default")))
 #else
 #define SCATTER_CLONES_AVX2

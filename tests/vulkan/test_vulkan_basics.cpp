@@ -215,8 +215,12 @@ TEST_F(Basics, OneContextFromSeveralThreads) {
     std::vector<Case> cases;
     std::vector<Result> expected;
     std::mt19937_64 rng(5);
+    // Every path at once: `none` (winner), f32 add (sort), i32 add (atomic), i64 max (64-bit CAS).
+    const scatter_dtype dtypes[4] = {SCATTER_DTYPE_F32, SCATTER_DTYPE_F32, SCATTER_DTYPE_I32, SCATTER_DTYPE_I64};
+    const scatter_reduction reductions[4] = {SCATTER_REDUCTION_NONE, SCATTER_REDUCTION_ADD, SCATTER_REDUCTION_ADD,
+                                             SCATTER_REDUCTION_MAX};
     for (int i = 0; i < 8; ++i) {
-        cases.push_back(random_case(rng, Op(i % 3), SCATTER_DTYPE_I32, SCATTER_REDUCTION_ADD));
+        cases.push_back(random_case(rng, Op(i % 3), dtypes[i % 4], reductions[i % 4]));
         expected.push_back(run_reference(cases.back()));
     }
     std::vector<std::thread> threads;
