@@ -1,5 +1,6 @@
 // Contexts and devices.
 #include "api/api_guard.h"
+#include "api/context_setup.h"
 #include "api/backend_factory.h"
 #include "core/context.h"
 #include "core/struct_size.h"
@@ -45,12 +46,7 @@ SCATTER_API scatter_status scatter_context_create(const scatter_context_desc* de
         SCATTER_RETURN_IF_ERROR(check_context_desc(d));
         auto context = std::make_unique<scatter_context_t>();
         ContextConfig& config = context->config;
-        if (d.allocator != nullptr) config.allocator = HostAllocator(*d.allocator);
-        config.runner = d.parallel_for != nullptr ? make_job_system_runner(d.parallel_for, d.parallel_for_user)
-                                                  : make_thread_pool(d.thread_count);
-        config.log = d.log;
-        config.log_user = d.log_user;
-        config.flags = d.flags;
+        configure_context(d, &config);
         SCATTER_RETURN_IF_ERROR(create_backend(d, config, &context->backend));
         *out_context = context.release();
         return Status();

@@ -2,6 +2,7 @@
 // cache. Every function answers on any context: UNSUPPORTED when the context is not a Vulkan one,
 // BACKEND_UNAVAILABLE when this build has no Vulkan backend.
 #include "api/api_guard.h"
+#include "api/context_setup.h"
 #include "core/context.h"
 #include "core/op_plan.h"
 #include "core/struct_size.h"
@@ -168,12 +169,7 @@ SCATTER_API scatter_status scatter_context_create_vulkan(const scatter_context_d
         }
         auto context = std::make_unique<scatter_context_t>();
         ContextConfig& config = context->config;
-        if (d.allocator != nullptr) config.allocator = HostAllocator(*d.allocator);
-        config.runner = d.parallel_for != nullptr ? make_job_system_runner(d.parallel_for, d.parallel_for_user)
-                                                  : make_thread_pool(d.thread_count);
-        config.log = d.log;
-        config.log_user = d.log_user;
-        config.flags = d.flags;
+        configure_context(d, &config);
         SCATTER_RETURN_IF_ERROR(make_vulkan_backend_for(d, config, borrow, device->pipeline_cache_data,
                                                         device->pipeline_cache_size, &context->backend));
         *out_context = context.release();

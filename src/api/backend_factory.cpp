@@ -6,6 +6,7 @@
 #endif
 
 #include <cstdio>
+#include <string>
 #include <thread>
 
 namespace scatter {
@@ -36,12 +37,27 @@ Status create_backend(const scatter_context_desc& desc, ContextConfig& config,
             return make_error(SCATTER_ERROR_BACKEND_UNAVAILABLE,
                               "this build of libscatter has no Vulkan backend (SCATTER_ENABLE_VULKAN=OFF)");
 #endif
-        case SCATTER_BACKEND_AUTO:
+        case SCATTER_BACKEND_AUTO: {
 #if SCATTER_HAVE_VULKAN
-            if (gpu_present() && make_vulkan_backend(desc, config, out).ok()) return Status();
+            if (gpu_present()) {
+                Status vulkan = make_vulkan_backend(desc, config, out);
+                if (vulkan.ok()) {
+                    config.log_message(SCATTER_LOG_INFO, "backend AUTO chose Vulkan: a GPU is present");
+                    return Status();
+                }
+                // The caller asked for whatever works: say why the GPU is not used.
+                std::string why = "backend AUTO fell back to the CPU: the Vulkan GPU is unusable: " + vulkan.message();
+                config.log_message(SCATTER_LOG_WARNING, why.c_str());
+            } else {
+                config.log_message(SCATTER_LOG_INFO, "backend AUTO chose the CPU: no Vulkan GPU (CPU-type Vulkan "
+                                                     "devices such as lavapipe are never chosen)");
+            }
+#else
+            config.log_message(SCATTER_LOG_INFO, "backend AUTO chose the CPU: this build has no Vulkan backend");
 #endif
             *out = make_cpu_backend(config);
             return Status();
+        }
         default: break;
     }
     return make_error(SCATTER_ERROR_INVALID_ARGUMENT, "desc.backend = %d is not a scatter_backend",

@@ -219,6 +219,11 @@ Status create_instance(bool validation, const ContextConfig* log_to, std::unique
         extensions.push_back(VK_EXT_DEBUG_UTILS_EXTENSION_NAME);
     }
     auto info = vk_struct<VkInstanceCreateInfo>(VK_STRUCTURE_TYPE_INSTANCE_CREATE_INFO);
+    // Portability implementations (MoltenVK on Apple) are listed only when the instance asks.
+    if (has_instance_extension(VK_KHR_PORTABILITY_ENUMERATION_EXTENSION_NAME)) {
+        extensions.push_back(VK_KHR_PORTABILITY_ENUMERATION_EXTENSION_NAME);
+        info.flags |= VK_INSTANCE_CREATE_ENUMERATE_PORTABILITY_BIT_KHR;
+    }
     info.pApplicationInfo = &app;
     info.enabledLayerCount = uint32_t(layers.size());
     info.ppEnabledLayerNames = layers.data();
@@ -328,6 +333,12 @@ Status VulkanDevice::create(const scatter_context_desc& desc, const ContextConfi
     device_info.queueCreateInfoCount = 1;
     device_info.pQueueCreateInfos = &queue_info;
     device_info.pEnabledFeatures = &enable;
+    // A device that exposes VK_KHR_portability_subset (MoltenVK) must have it enabled.
+    const char* portability_subset = "VK_KHR_portability_subset";
+    if (has_device_extension(fns, chosen->handle, portability_subset)) {
+        device_info.enabledExtensionCount = 1;
+        device_info.ppEnabledExtensionNames = &portability_subset;
+    }
     // 64-bit atomics on buffers (the atomic path for 8-byte elements): a Vulkan 1.2 feature,
     // reported only when the instance and the device both speak 1.2.
     auto enable2 = vk_struct<VkPhysicalDeviceFeatures2>(VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2);
@@ -364,6 +375,12 @@ Status VulkanDevice::create(const scatter_context_desc& desc, const ContextConfi
     if (self->instance_->api_version >= VK_API_VERSION_1_2)
         self->features |= usable & (SCATTER_FEATURE_DENORM_PRESERVE32 | SCATTER_FEATURE_DENORM_PRESERVE64);
     self->features |= internal_features_from_environment();
+    char line[400];
+    std::snprintf(line, sizeof line, "Vulkan device %u: %s (Vulkan %u.%u, 64-bit atomics %s)", chosen->info.index,
+                  chosen->info.name, VK_API_VERSION_MAJOR(chosen->info.api_version),
+                  VK_API_VERSION_MINOR(chosen->info.api_version),
+                  (self->features & SCATTER_FEATURE_INT64_ATOMICS) ? "on" : "off");
+    config.log_message(SCATTER_LOG_INFO, line);
     *out = std::move(self);
     return Status();
 }

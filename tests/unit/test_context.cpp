@@ -6,6 +6,9 @@
 #include <cstdlib>
 #include <cstring>
 #include <iostream>
+#include <mutex>
+#include <string>
+#include <utility>
 #include <thread>
 #include <vector>
 #ifdef _WIN32
@@ -178,9 +181,14 @@ TEST(Context, HostAllocatorIsCopiedAndBalanced) {
 
 struct LogSink {
     std::atomic<int> lines{0};
-    static void log(void* user, scatter_log_level, const char* message) {
+    std::mutex mutex;
+    std::vector<std::pair<scatter_log_level, std::string>> messages;
+    static void log(void* user, scatter_log_level level, const char* message) {
         EXPECT_NE(message, nullptr);
-        ++static_cast<LogSink*>(user)->lines;
+        auto* sink = static_cast<LogSink*>(user);
+        ++sink->lines;
+        std::lock_guard<std::mutex> lock(sink->mutex);
+        sink->messages.emplace_back(level, message);
     }
 };
 
@@ -191,6 +199,23 @@ TEST(Context, LogCallbackIsAccepted) {
     desc.log_user = &sink;
     expect_context_works(&desc);
     std::cout << "log callback: " << sink.lines << " line(s)\n";
+}
+
+// AUTO says which backend it chose and why, whatever this machine has.
+TEST(Context, AutoLogsItsChoice) {
+    LogSink sink;
+    scatter_context_desc desc = SCATTER_CONTEXT_DESC_INIT;
+    desc.log = &LogSink::log;
+    desc.log_user = &sink;
+    scatter_context context = nullptr;
+    ASSERT_EQ(scatter_context_create(&desc, &context), SCATTER_OK);
+    scatter_context_destroy(context);
+    bool told = false;
+    for (const auto& m : sink.messages) {
+        std::cout << "log " << int(m.first) << ": " << m.second << "\n";
+        told = told || m.second.rfind("backend AUTO ", 0) == 0;
+    }
+    EXPECT_TRUE(told);
 }
 
 TEST(Context, LargerStructSizeWithZeroTailIsAccepted) {
