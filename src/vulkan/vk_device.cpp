@@ -180,13 +180,17 @@ uint64_t masked_features_from_environment() {
         else if (name == "host_visible") mask |= kFeatureHostVisibleBuffers;
         else if (name == "target_path") mask |= kFeatureTargetPath;
         else if (name == "denorm_preserve") mask |= SCATTER_FEATURE_DENORM_PRESERVE32 | SCATTER_FEATURE_DENORM_PRESERVE64;
+        else if (name == "subnormals")
+            mask |= kFeatureSubnormals | SCATTER_FEATURE_DENORM_PRESERVE32 | SCATTER_FEATURE_DENORM_PRESERVE64;
+        else if (name == "float_fast_path") mask |= kFeatureFloatFastPath;
         begin = end + 1;
     }
     return mask;
 }
 
 uint64_t internal_features_from_environment() {
-    return (kFeatureHostVisibleBuffers | kFeatureTargetPath) & ~masked_features_from_environment();
+    return (kFeatureHostVisibleBuffers | kFeatureTargetPath | kFeatureSubnormals | kFeatureFloatFastPath) &
+           ~masked_features_from_environment();
 }
 
 OwnedInstance::~OwnedInstance() {

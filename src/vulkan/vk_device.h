@@ -17,9 +17,13 @@ namespace scatter {
 
 // Test switch: SCATTER_VULKAN_DISABLE_FEATURES="int64,float64,host_visible,target_path" hides
 // device features (and the target-parallel algorithm) from contexts so the fallback paths run on
-// a device (lavapipe) that has them all.
+// a device (lavapipe) that has them all. "subnormals" makes the float shaders act as on a device
+// that flushes subnormals (denorm_preserve hidden too); "float_fast_path" makes f32 mul always
+// take its integer path (shaders/exact_arith.glsl).
 constexpr uint64_t kFeatureHostVisibleBuffers = 1ull << 63;  // internal: buffers the CPU can map
 constexpr uint64_t kFeatureTargetPath = 1ull << 62;  // internal: the target-parallel algorithm
+constexpr uint64_t kFeatureSubnormals = 1ull << 61;  // internal: no flush-to-zero emulation
+constexpr uint64_t kFeatureFloatFastPath = 1ull << 60;  // internal: f32 mul may trust the hardware
 // The internal bits a context starts with, less those the test switch hides.
 uint64_t internal_features_from_environment();
 uint64_t masked_features_from_environment();
