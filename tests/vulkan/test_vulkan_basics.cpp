@@ -203,9 +203,11 @@ TEST_F(Basics, AddSubMulMaxMinAreExactForSubnormalsLikeTheCpu) {
         }
         for (scatter_reduction r : {SCATTER_REDUCTION_ADD, SCATTER_REDUCTION_SUB, SCATTER_REDUCTION_MUL,
                                     SCATTER_REDUCTION_MAX, SCATTER_REDUCTION_MIN, SCATTER_REDUCTION_MEAN}) {
+            const bool complex = dtype == SCATTER_DTYPE_C64 || dtype == SCATTER_DTYPE_C128;
+            if (complex && (r == SCATTER_REDUCTION_MAX || r == SCATTER_REDUCTION_MIN)) continue;  // unordered
             c.options.reduction = r;
             Result want = run_case(cpu, c, Layout::Host);
-            ASSERT_EQ(want.status, SCATTER_OK);
+            ASSERT_EQ(want.status, SCATTER_OK) << want.message;
             Result got = run_case(vulkan, c, Layout::Buffer);
             ASSERT_EQ(got.status, SCATTER_OK) << got.message;
             size_t differing = 0, first = n;
