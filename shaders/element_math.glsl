@@ -3,7 +3,8 @@
 // The formulas are those of docs/semantics.md and src/cpu/element_arith.h: 16-bit floats step in
 // f32 and round to nearest-even after each step; arithmetic NaN results are stored as the
 // canonical quiet NaN; max/min return an operand's bits unchanged; integers wrap; nothing is
-// fused (precise); division is computed exactly in integers (exact_divide.glsl).
+// fused (precise); division is computed exactly in integers (exact_divide.glsl), add, sub and
+// mul exactly on devices that flush subnormals (exact_arith.glsl), and max/min compare bits.
 
 #define R_NONE 1
 #define R_ADD 2
@@ -126,30 +127,42 @@ bool real_is_nan(REAL v) {
     uint hi = b.y & 0x7fffffffu;
     return hi > 0x7ff00000u || (hi == 0x7ff00000u && b.x != 0u);
 }
-bool real_sign(REAL v) { return (unpackDouble2x32(v).y >> 31) != 0u; }
 const uvec2 REAL_CANONICAL_NAN = uvec2(0u, 0x7ff80000u);
+uvec2 real_order_bits(REAL v) { return unpackDouble2x32(v); }
 #else
 #define REAL float
 bool real_is_nan(REAL v) { return (floatBitsToUint(v) & 0x7fffffffu) > 0x7f800000u; }
-bool real_sign(REAL v) { return (floatBitsToUint(v) >> 31) != 0u; }
+uvec2 real_order_bits(REAL v) { return uvec2(0u, floatBitsToUint(v)); }
 #endif
 #include "exact_divide.glsl"
+#include "exact_arith.glsl"
+
+// Comparisons are made on bits: a flushing device's float compare would see subnormals as 0.
+// A non-NaN value's bits (x: low word, y: high word) as an unsigned order key, -0 just below +0.
+uvec2 order_key(uvec2 bits) { return (bits.y >> 31u) != 0u ? ~bits : uvec2(bits.x, bits.y | 0x80000000u); }
+bool key_above(uvec2 a, uvec2 b) { return a.y > b.y || (a.y == b.y && a.x > b.x); }
 
 // max keeps t when t is NaN, takes a NaN u, else the larger (+0 above -0); min mirrors it.
 bool takes_update(uint r, REAL a, REAL b) {
     if (real_is_nan(a)) return false;
     if (real_is_nan(b)) return true;
-    if (r == R_MAX) return b > a || (b == a && real_sign(a) && !real_sign(b));
-    return b < a || (b == a && !real_sign(a) && real_sign(b));
+    uvec2 ka = order_key(real_order_bits(a)), kb = order_key(real_order_bits(b));
+    return r == R_MAX ? key_above(kb, ka) : key_above(ka, kb);
 }
 
+// |a| >= |b|, false when either is NaN (as the CPU's fabs compare).
+bool magnitude_at_least(REAL a, REAL b) {
+    if (real_is_nan(a) || real_is_nan(b)) return false;
+    uvec2 magnitude = uvec2(0xffffffffu, 0x7fffffffu);
+    return !key_above(real_order_bits(b) & magnitude, real_order_bits(a) & magnitude);
+}
+
+// a - b is a + (-b) bitwise in IEEE (signed zeros included); the sign flips in integers.
 REAL real_step(uint r, REAL a, REAL b) {
-    precise REAL v;
-    if (r == R_SUB) v = a - b;
-    else if (r == R_MUL) v = a * b;
-    else if (r == R_DIV) v = exact_divide(a, b);
-    else v = a + b;
-    return v;
+    if (r == R_SUB) return exact_add(a, negated(b));
+    if (r == R_MUL) return exact_mul(a, b);
+    if (r == R_DIV) return exact_divide(a, b);
+    return exact_add(a, b);
 }
 #endif
 
@@ -234,35 +247,42 @@ uvec4 complex_bits(COMPLEX z) {
 }
 #endif
 
+// Smith's algorithm, in the CPU's order of operations.
 COMPLEX complex_divide(COMPLEX x, COMPLEX y) {
     REAL a = x.x, b = x.y, c = y.x, d = y.y;
-    precise REAL re, im;
-    if (abs(c) >= abs(d)) {
-        precise REAL ratio = exact_divide(d, c);
-        precise REAL denominator = c + d * ratio;
-        precise REAL re_numerator = a + b * ratio;
-        precise REAL im_numerator = b - a * ratio;
-        re = exact_divide(re_numerator, denominator);
-        im = exact_divide(im_numerator, denominator);
+    REAL denominator, re_numerator, im_numerator;
+    if (magnitude_at_least(c, d)) {
+        REAL ratio = exact_divide(d, c);
+        denominator = exact_add(c, exact_mul(d, ratio));
+        re_numerator = exact_add(a, exact_mul(b, ratio));
+        im_numerator = exact_add(b, negated(exact_mul(a, ratio)));
     } else {
-        precise REAL ratio = exact_divide(c, d);
-        precise REAL denominator = c * ratio + d;
-        precise REAL re_numerator = a * ratio + b;
-        precise REAL im_numerator = b * ratio - a;
-        re = exact_divide(re_numerator, denominator);
-        im = exact_divide(im_numerator, denominator);
+        REAL ratio = exact_divide(c, d);
+        denominator = exact_add(exact_mul(c, ratio), d);
+        re_numerator = exact_add(exact_mul(a, ratio), b);
+        im_numerator = exact_add(exact_mul(b, ratio), negated(a));
     }
-    return COMPLEX(re, im);
+    return COMPLEX(exact_divide(re_numerator, denominator), exact_divide(im_numerator, denominator));
 }
 
 uvec4 step_raw(uint r, uvec4 t, uvec4 u) {
     if (r == R_NONE) return u;
     COMPLEX a = complex_of(t), b = complex_of(u);
-    precise REAL re, im;
-    if (r == R_SUB) { re = a.x - b.x; im = a.y - b.y; }
-    else if (r == R_MUL) { re = a.x * b.x - a.y * b.y; im = a.x * b.y + a.y * b.x; }
-    else if (r == R_DIV) { COMPLEX q = complex_divide(a, b); re = q.x; im = q.y; }
-    else { re = a.x + b.x; im = a.y + b.y; }
+    REAL re, im;
+    if (r == R_SUB) {
+        re = exact_add(a.x, negated(b.x));
+        im = exact_add(a.y, negated(b.y));
+    } else if (r == R_MUL) {
+        re = exact_add(exact_mul(a.x, b.x), negated(exact_mul(a.y, b.y)));
+        im = exact_add(exact_mul(a.x, b.y), exact_mul(a.y, b.x));
+    } else if (r == R_DIV) {
+        COMPLEX q = complex_divide(a, b);
+        re = q.x;
+        im = q.y;
+    } else {
+        re = exact_add(a.x, b.x);
+        im = exact_add(a.y, b.y);
+    }
     return complex_bits(COMPLEX(re, im));
 }
 uvec4 identity_raw(uint r) {

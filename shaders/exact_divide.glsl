@@ -25,6 +25,11 @@ uvec2 u2_add1(uvec2 v) {
 }
 // 1 << s for s in [0, 63].
 uvec2 u2_bit(int s) { return s < 32 ? uvec2(1u << uint(s), 0u) : uvec2(0u, 1u << uint(s - 32)); }
+uvec2 u2_shr(uvec2 v, int s) {  // s in [0, 63]
+    if (s == 0) return v;
+    if (s >= 32) return uvec2(v.y >> uint(s - 32), 0u);
+    return uvec2((v.x >> uint(s)) | (v.y << uint(32 - s)), v.y >> uint(s));
+}
 uvec2 u2_shl(uvec2 v, int s) {
     if (s == 0) return v;
     if (s >= 32) return uvec2(0u, v.x << uint(s - 32));

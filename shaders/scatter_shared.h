@@ -76,6 +76,7 @@
 #define P_LIST_BASE 24       /* reductions: the items, grouped by key */
 #define P_TOTAL_WORD 25      /* reductions: list words handed out so far */
 #define P_IN_PLACE 26        /* out is data: the target modes read self from out */
+#define P_FLOAT_TEST 27      /* test switch for exact_arith.glsl: SCATTER_FLOAT_TEST_* bits, else 0 */
 #define P_TENSORS 32         /* first tensor block */
 
 /* One tensor block: rank, element size, byte position of element 0 in the bound windows,
@@ -91,6 +92,10 @@
 #define T_INDICES 2
 #define T_UPDATES 3
 #define P_TOTAL_INTS (P_TENSORS + 4 * P_TENSOR_INTS)
+
+/* P_FLOAT_TEST bits (SCATTER_VULKAN_DISABLE_FEATURES=subnormals / float_fast_path). */
+#define SCATTER_FLOAT_TEST_FLUSH 1 /* hardware float add/mul flush subnormals, as an FTZ device */
+#define SCATTER_FLOAT_TEST_SOFT 2  /* f32 mul always takes the integer path */
 
 /* Status words: the first failing flat position, or SCATTER_STATUS_NONE. */
 #define S_BAD_INDEX 0

@@ -45,8 +45,9 @@
  *
  * ## Determinism
  * By default results are bitwise identical from run to run, for any thread count and on every
- * backend — except subnormal float values on a Vulkan device without SCATTER_FEATURE_DENORM_
- * PRESERVE32/64, which may flush them to zero. SCATTER_CONTEXT_FLAG_ALLOW_NONDETERMINISM (or the
+ * backend, subnormals included — except f64 products (f64/c128 mul, c128 div) on a Vulkan device
+ * without SCATTER_FEATURE_DENORM_PRESERVE64 that flushes f64 subnormals to zero. (f32 and f64
+ * add/sub and f32 mul are exact in software there.) SCATTER_CONTEXT_FLAG_ALLOW_NONDETERMINISM (or the
  * per-call option flag) permits faster paths whose float results may depend on the order in which
  * duplicates are applied (on Vulkan: updates land in arrival order, through atomics for every
  * reduction but mean). Integer reductions stay exact either way: they wrap.
@@ -309,8 +310,8 @@ typedef enum scatter_device_type {
 #define SCATTER_FEATURE_SUBGROUPS 0x400ull
 #define SCATTER_FEATURE_BUFFER_DEVICE_ADDRESS 0x800ull
 /** Subnormal f32 (f16, bf16, c64) / f64 (c128) values are kept by arithmetic, not flushed to
- *  zero (shaderDenormPreserveFloat32/64). Without it, reductions that produce or consume
- *  subnormals may differ from the CPU backend in those values only. */
+ *  zero (shaderDenormPreserveFloat32/64). Without it, results are still the CPU's (a slower exact
+ *  path for tiny operands), except f64 products with subnormals where the device flushes them. */
 #define SCATTER_FEATURE_DENORM_PRESERVE32 0x1000ull
 #define SCATTER_FEATURE_DENORM_PRESERVE64 0x2000ull
 

@@ -182,13 +182,18 @@ uint64_t masked_features_from_environment() {
         else if (name == "atomic_path") mask |= kFeatureAtomicPath;
         else if (name == "int64_atomics") mask |= SCATTER_FEATURE_INT64_ATOMICS;
         else if (name == "denorm_preserve") mask |= SCATTER_FEATURE_DENORM_PRESERVE32 | SCATTER_FEATURE_DENORM_PRESERVE64;
+        else if (name == "subnormals")
+            mask |= kFeatureSubnormals | SCATTER_FEATURE_DENORM_PRESERVE32 | SCATTER_FEATURE_DENORM_PRESERVE64;
+        else if (name == "float_fast_path") mask |= kFeatureFloatFastPath;
         begin = end + 1;
     }
     return mask;
 }
 
 uint64_t internal_features_from_environment() {
-    return (kFeatureHostVisibleBuffers | kFeatureTargetPath | kFeatureAtomicPath) & ~masked_features_from_environment();
+    return (kFeatureHostVisibleBuffers | kFeatureTargetPath | kFeatureAtomicPath | kFeatureSubnormals |
+            kFeatureFloatFastPath) &
+           ~masked_features_from_environment();
 }
 
 OwnedInstance::~OwnedInstance() {

@@ -17,10 +17,14 @@ namespace scatter {
 
 // Test switch: SCATTER_VULKAN_DISABLE_FEATURES="int64,float64,int64_atomics,host_visible,
 // target_path,atomic_path,denorm_preserve" hides device features (and algorithms) from contexts so
-// the fallback paths run on a device (lavapipe) that has them all.
+// the fallback paths run on a device (lavapipe) that has them all. "subnormals" makes the float
+// shaders act as on a device that flushes subnormals (denorm_preserve hidden too);
+// "float_fast_path" makes f32 mul always take its integer path (shaders/exact_arith.glsl).
 constexpr uint64_t kFeatureHostVisibleBuffers = 1ull << 63;  // internal: buffers the CPU can map
 constexpr uint64_t kFeatureTargetPath = 1ull << 62;  // internal: the target-parallel algorithm
-constexpr uint64_t kFeatureAtomicPath = 1ull << 61;  // internal: the atomic path (atomic.comp)
+constexpr uint64_t kFeatureSubnormals = 1ull << 61;  // internal: no flush-to-zero emulation
+constexpr uint64_t kFeatureFloatFastPath = 1ull << 60;  // internal: f32 mul may trust the hardware
+constexpr uint64_t kFeatureAtomicPath = 1ull << 59;  // internal: the atomic path (atomic.comp)
 // The internal bits a context starts with, less those the test switch hides.
 uint64_t internal_features_from_environment();
 uint64_t masked_features_from_environment();

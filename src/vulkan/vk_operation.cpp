@@ -115,6 +115,8 @@ void RecordedOperation::fill_parameters(int32_t* p) const {
     p[P_LIST_BASE] = int32_t(target_.list);
     p[P_TOTAL_WORD] = int32_t(target_.total);
     p[P_IN_PLACE] = plan.in_place ? 1 : 0;
+    p[P_FLOAT_TEST] = ((device_.features & kFeatureSubnormals) ? 0 : SCATTER_FLOAT_TEST_FLUSH) |
+                      ((device_.features & kFeatureFloatFastPath) ? 0 : SCATTER_FLOAT_TEST_SOFT);
     p[P_SLICE_OFFSET_BASE] = 0;
     p[P_SLICE_ROW_BASE] = int32_t(plan.slices);
     p[P_SLICE_UPDATE_BASE] = int32_t(2 * plan.slices);
