@@ -97,6 +97,30 @@ TEST_F(Basics, IntegerDivisionByZeroIsFoundBeforeAnyWrite) {
 // Random bit patterns (normals, subnormals, zeros, infinities, NaNs, extreme exponents) divided
 // element by element: Vulkan allows OpFDiv 2.5 ulp of error, so the backend divides exactly in
 // integers; every quotient (and every mean, and complex division) must carry the CPU's bits.
+// int32 indices 0, 1, ..., n - 1: every update reaches its own target.
+std::vector<uint8_t> identity_indices(size_t n) {
+    std::vector<uint8_t> bytes(n * 4);
+    for (size_t e = 0; e < n; ++e) {
+        int32_t v = int32_t(e);
+        std::memcpy(&bytes[e * 4], &v, 4);
+    }
+    return bytes;
+}
+
+// Bitwise comparison element by element, naming how many differ and the first.
+void expect_same_elements(const Result& got, const Result& want, size_t size, const Case& c) {
+    const size_t n = want.out.size() / size;
+    size_t differing = 0, first = n;
+    for (size_t e = 0; e < n; ++e) {
+        if (std::memcmp(&got.out[e * size], &want.out[e * size], size) != 0) {
+            if (first == n) first = e;
+            ++differing;
+        }
+    }
+    EXPECT_EQ(differing, 0u) << scatter_dtype_name(c.dtype) << " " << scatter_reduction_name(c.options.reduction)
+                             << ": first differing element " << first;
+}
+
 TEST_F(Basics, DivisionIsCorrectlyRoundedLikeTheCpu) {
     std::mt19937_64 rng(29);
     const size_t n = 20000;
@@ -119,26 +143,14 @@ TEST_F(Basics, DivisionIsCorrectlyRoundedLikeTheCpu) {
             random_bits(&c.data[e * size]);
             random_bits(&c.updates[e * size]);
         }
-        c.indices.resize(n * 4);
-        for (size_t e = 0; e < n; ++e) {
-            int32_t v = int32_t(e);
-            std::memcpy(&c.indices[e * 4], &v, 4);
-        }
+        c.indices = identity_indices(n);
         for (scatter_reduction r : {SCATTER_REDUCTION_DIV, SCATTER_REDUCTION_MEAN}) {
             c.options.reduction = r;
             Result want = run_case(cpu, c, Layout::Host);
             ASSERT_EQ(want.status, SCATTER_OK);
             Result got = run_case(vulkan, c, Layout::Buffer);
             ASSERT_EQ(got.status, SCATTER_OK) << got.message;
-            size_t differing = 0, first = n;
-            for (size_t e = 0; e < n; ++e) {
-                if (std::memcmp(&got.out[e * size], &want.out[e * size], size) != 0) {
-                    if (first == n) first = e;
-                    ++differing;
-                }
-            }
-            EXPECT_EQ(differing, 0u) << scatter_dtype_name(dtype) << " " << scatter_reduction_name(r)
-                                     << ": first differing element " << first;
+            expect_same_elements(got, want, size, c);
         }
     }
 }
@@ -196,11 +208,7 @@ TEST_F(Basics, AddSubMulMaxMinAreExactForSubnormalsLikeTheCpu) {
             std::memcpy(&c.data[b], &t, part);  // little endian: the low bytes
             std::memcpy(&c.updates[b], &u, part);
         }
-        c.indices.resize(n * 4);
-        for (size_t e = 0; e < n; ++e) {
-            int32_t v = int32_t(e);
-            std::memcpy(&c.indices[e * 4], &v, 4);
-        }
+        c.indices = identity_indices(n);
         for (scatter_reduction r : {SCATTER_REDUCTION_ADD, SCATTER_REDUCTION_SUB, SCATTER_REDUCTION_MUL,
                                     SCATTER_REDUCTION_MAX, SCATTER_REDUCTION_MIN, SCATTER_REDUCTION_MEAN}) {
             const bool complex = dtype == SCATTER_DTYPE_C64 || dtype == SCATTER_DTYPE_C128;
@@ -210,15 +218,7 @@ TEST_F(Basics, AddSubMulMaxMinAreExactForSubnormalsLikeTheCpu) {
             ASSERT_EQ(want.status, SCATTER_OK) << want.message;
             Result got = run_case(vulkan, c, Layout::Buffer);
             ASSERT_EQ(got.status, SCATTER_OK) << got.message;
-            size_t differing = 0, first = n;
-            for (size_t e = 0; e < n; ++e) {
-                if (std::memcmp(&got.out[e * size], &want.out[e * size], size) != 0) {
-                    if (first == n) first = e;
-                    ++differing;
-                }
-            }
-            EXPECT_EQ(differing, 0u) << scatter_dtype_name(dtype) << " " << scatter_reduction_name(r)
-                                     << ": first differing element " << first;
+            expect_same_elements(got, want, size, c);
         }
     }
 }
