@@ -3,7 +3,7 @@
 # lavapipe. Only packages that are missing are installed; safe to run again.
 #   scripts/install-deps.sh                  build + test dependencies (make demo / make test)
 #   scripts/install-deps.sh --cross-aarch64  only the aarch64 cross compiler, qemu-user, gtest sources
-#   scripts/install-deps.sh --cross-mingw    only the mingw-w64 cross compiler and wine
+#   scripts/install-deps.sh --cross-mingw    only the mingw-w64 cross compiler, wine and Xvfb
 set -euo pipefail
 packages=(
   build-essential cmake pkg-config
@@ -17,7 +17,7 @@ packages=(
 for arg in "$@"; do
   case "$arg" in
     --cross-aarch64) packages=(g++-aarch64-linux-gnu qemu-user googletest) ;;
-    --cross-mingw) packages=(g++-mingw-w64-x86-64 binutils-mingw-w64-x86-64 wine64) ;;
+    --cross-mingw) packages=(g++-mingw-w64-x86-64 binutils-mingw-w64-x86-64 wine64 xvfb xauth) ;;
     *) echo "install-deps.sh: unknown option $arg" >&2; exit 2 ;;
   esac
 done

@@ -23,7 +23,9 @@ private:
 
 // Builds a failed Status with a printf-style message.
 Status make_error(scatter_status code, const char* format, ...)
-#if defined(__GNUC__)
+#if defined(__MINGW32__)
+    __attribute__((format(gnu_printf, 2, 3)))  // mingw's C++ runtime formats like glibc (%zu)
+#elif defined(__GNUC__)
     __attribute__((format(printf, 2, 3)))
 #endif
     ;

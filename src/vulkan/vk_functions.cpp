@@ -1,6 +1,10 @@
 #include "vulkan/vk_functions.h"
 
+#if defined(_WIN32)
+#include <windows.h>
+#else
 #include <dlfcn.h>
+#endif
 
 #include <mutex>
 #include <string>
@@ -13,21 +17,44 @@ struct LoaderState {
     std::string failure;
 };
 
-// dlopen + dlsym ourselves, check the symbol, then hand it to volkInitializeCustom: volkInitialize
-// would crash on a libvulkan.so.1 that lacks vkGetInstanceProcAddr. The loader stays loaded for
-// the life of the process, like any Vulkan loader.
-LoaderState find_loader() {
-    LoaderState state;
+// Opens the platform's Vulkan loader and finds vkGetInstanceProcAddr ourselves, then hands it to
+// volkInitializeCustom: volkInitialize would crash on a libvulkan.so.1 that lacks the symbol.
+// The loader stays loaded for the life of the process, like any Vulkan loader.
+#if defined(_WIN32)
+const char* const kLoaderName = "vulkan-1.dll";
+void* open_loader(std::string* why) {
+    HMODULE module = LoadLibraryA(kLoaderName);
+    if (module == nullptr) *why = "Windows error " + std::to_string(GetLastError());
+    return reinterpret_cast<void*>(module);
+}
+void* find_symbol(void* module, const char* name) {
+    return reinterpret_cast<void*>(GetProcAddress(static_cast<HMODULE>(module), name));
+}
+#else
+const char* const kLoaderName = "libvulkan.so.1";
+void* open_loader(std::string* why) {
     void* module = dlopen("libvulkan.so.1", RTLD_NOW | RTLD_LOCAL);
     if (module == nullptr) module = dlopen("libvulkan.so", RTLD_NOW | RTLD_LOCAL);
     if (module == nullptr) {
-        const char* why = dlerror();
-        state.failure = std::string("the Vulkan loader libvulkan.so.1 could not be loaded: ") + (why ? why : "unknown");
+        const char* error = dlerror();
+        *why = error ? error : "unknown";
+    }
+    return module;
+}
+void* find_symbol(void* module, const char* name) { return dlsym(module, name); }
+#endif
+
+LoaderState find_loader() {
+    LoaderState state;
+    std::string why;
+    void* module = open_loader(&why);
+    if (module == nullptr) {
+        state.failure = std::string("the Vulkan loader ") + kLoaderName + " could not be loaded: " + why;
         return state;
     }
-    auto get = reinterpret_cast<PFN_vkGetInstanceProcAddr>(dlsym(module, "vkGetInstanceProcAddr"));
+    auto get = reinterpret_cast<PFN_vkGetInstanceProcAddr>(find_symbol(module, "vkGetInstanceProcAddr"));
     if (get == nullptr) {
-        state.failure = "the Vulkan loader libvulkan.so.1 does not export vkGetInstanceProcAddr";
+        state.failure = std::string("the Vulkan loader ") + kLoaderName + " does not export vkGetInstanceProcAddr";
         return state;
     }
     volkInitializeCustom(get);
