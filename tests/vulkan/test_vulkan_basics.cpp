@@ -107,6 +107,20 @@ std::vector<uint8_t> identity_indices(size_t n) {
     return bytes;
 }
 
+// elements on n elements of `dtype`, update e into target e (data and updates zero-filled).
+Case one_to_one_case(scatter_dtype dtype, size_t n) {
+    const size_t size = scatter_dtype_size(dtype);
+    Case c;
+    c.op = Op::Elements;
+    c.dtype = dtype;
+    c.element_size = uint32_t(size);
+    c.data_shape = c.index_shape = c.update_shape = {int64_t(n)};
+    c.data.resize(n * size);
+    c.updates.resize(n * size);
+    c.indices = identity_indices(n);
+    return c;
+}
+
 // Bitwise comparison element by element, naming how many differ and the first.
 void expect_same_elements(const Result& got, const Result& want, size_t size, const Case& c) {
     const size_t n = want.out.size() / size;
@@ -127,13 +141,7 @@ TEST_F(Basics, DivisionIsCorrectlyRoundedLikeTheCpu) {
     for (scatter_dtype dtype : {SCATTER_DTYPE_F32, SCATTER_DTYPE_F64, SCATTER_DTYPE_C64, SCATTER_DTYPE_F16,
                                 SCATTER_DTYPE_BF16}) {
         const size_t size = scatter_dtype_size(dtype);
-        Case c;
-        c.op = Op::Elements;
-        c.dtype = dtype;
-        c.element_size = uint32_t(size);
-        c.data_shape = c.index_shape = c.update_shape = {int64_t(n)};
-        c.data.resize(n * size);
-        c.updates.resize(n * size);
+        Case c = one_to_one_case(dtype, n);
         auto random_bits = [&](uint8_t* p) {
             for (size_t b = 0; b < size; ++b) p[b] = uint8_t(rng());
             // Bias a third of the values towards tiny and huge exponents (subnormal results).
@@ -143,7 +151,6 @@ TEST_F(Basics, DivisionIsCorrectlyRoundedLikeTheCpu) {
             random_bits(&c.data[e * size]);
             random_bits(&c.updates[e * size]);
         }
-        c.indices = identity_indices(n);
         for (scatter_reduction r : {SCATTER_REDUCTION_DIV, SCATTER_REDUCTION_MEAN}) {
             c.options.reduction = r;
             Result want = run_case(cpu, c, Layout::Host);
@@ -195,20 +202,13 @@ TEST_F(Basics, AddSubMulMaxMinAreExactForSubnormalsLikeTheCpu) {
         {SCATTER_DTYPE_F64, f64}, {SCATTER_DTYPE_C128, f64}, {SCATTER_DTYPE_F16, f16}};
     for (const auto& [dtype, format] : dtypes) {
         const size_t size = scatter_dtype_size(dtype), part = size_t(format.width / 8);
-        Case c;
-        c.op = Op::Elements;
-        c.dtype = dtype;
-        c.element_size = uint32_t(size);
-        c.data_shape = c.index_shape = c.update_shape = {int64_t(n)};
-        c.data.resize(n * size);
-        c.updates.resize(n * size);
+        Case c = one_to_one_case(dtype, n);
         for (size_t b = 0; b < n * size; b += part) {
             uint64_t t = random_tiny_biased(rng, format, rng());
             uint64_t u = random_tiny_biased(rng, format, t);
             std::memcpy(&c.data[b], &t, part);  // little endian: the low bytes
             std::memcpy(&c.updates[b], &u, part);
         }
-        c.indices = identity_indices(n);
         for (scatter_reduction r : {SCATTER_REDUCTION_ADD, SCATTER_REDUCTION_SUB, SCATTER_REDUCTION_MUL,
                                     SCATTER_REDUCTION_MAX, SCATTER_REDUCTION_MIN, SCATTER_REDUCTION_MEAN}) {
             const bool complex = dtype == SCATTER_DTYPE_C64 || dtype == SCATTER_DTYPE_C128;
