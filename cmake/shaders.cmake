@@ -43,24 +43,55 @@ function(scatter_embed_shaders target)
   set(names index copy buckets)
   scatter_compile_shader(headers NAME index SOURCE index.comp)
   scatter_compile_shader(headers NAME buckets SOURCE buckets.comp)
+  # The same with ALLOCATE's workgroup scan in subgroup operations, for devices that have them.
+  scatter_compile_shader(headers NAME buckets_sg SOURCE buckets.comp DEFINES -DSCATTER_SUBGROUPS=1)
+  list(APPEND names buckets_sg)
   scatter_compile_shader(headers NAME copy SOURCE copy.comp)
+  # `_ss` variants store 1- and 2-byte pieces of out directly (8/16-bit storage, where the device
+  # has it) instead of with two atomics on the word: SCATTER_SMALL_STORES = 1 bytes, 2 halves, 3 both.
+  scatter_compile_shader(headers NAME copy_ss SOURCE copy.comp DEFINES -DSCATTER_SMALL_STORES=3)
+  list(APPEND names copy_ss)
   foreach(variant ${SCATTER_SCATTER_VARIANTS})
     string(REPLACE ":" ";" parts ${variant})
     list(GET parts 0 suffix)
     list(GET parts 1 value)
     scatter_compile_shader(headers NAME scatter_${suffix} SOURCE scatter.comp DEFINES -DSCATTER_DTYPE=${value})
     list(APPEND names scatter_${suffix})
+    set(small "")
+    if(suffix STREQUAL "raw")
+      set(small 3)
+    elseif(suffix MATCHES "^(i8|u8|bool)$")
+      set(small 1)
+    elseif(suffix MATCHES "^(f16|bf16|i16|u16)$")
+      set(small 2)
+    endif()
+    if(small)
+      scatter_compile_shader(headers NAME scatter_${suffix}_ss SOURCE scatter.comp
+        DEFINES -DSCATTER_DTYPE=${value} -DSCATTER_SMALL_STORES=${small})
+      list(APPEND names scatter_${suffix}_ss)
+    endif()
     if(suffix MATCHES "^(f16|bf16|f32|f64|c64|c128)$")
       # The same with subnormals preserved (SPV_KHR_float_controls), for devices that allow it.
       scatter_compile_shader(headers NAME scatter_${suffix}_dp SOURCE scatter.comp
         DEFINES -DSCATTER_DTYPE=${value} -DSCATTER_DENORM_PRESERVE=1)
       list(APPEND names scatter_${suffix}_dp)
+      if(small)
+        scatter_compile_shader(headers NAME scatter_${suffix}_dp_ss SOURCE scatter.comp
+          DEFINES -DSCATTER_DTYPE=${value} -DSCATTER_DENORM_PRESERVE=1 -DSCATTER_SMALL_STORES=${small})
+        list(APPEND names scatter_${suffix}_dp_ss)
+      endif()
     endif()
     if(NOT suffix MATCHES "^(raw|c128)$")
       # The atomic path (atomic.comp): no raw variant (`none` never takes it), and no 16-byte
       # element has an atomic wide enough.
       scatter_compile_shader(headers NAME atomic_${suffix} SOURCE atomic.comp DEFINES -DSCATTER_DTYPE=${value})
       list(APPEND names atomic_${suffix})
+      if(suffix STREQUAL "f32")
+        # f32 add/sub with the device's float atomicAdd (allowed non-determinism only).
+        scatter_compile_shader(headers NAME atomic_f32_fa SOURCE atomic.comp
+          DEFINES -DSCATTER_DTYPE=${value} -DATOMIC_FLOAT_ADD=1)
+        list(APPEND names atomic_f32_fa)
+      endif()
     endif()
   endforeach()
 

@@ -12,7 +12,11 @@
 //          store the same bits, so the race is harmless; the next dispatch sees them all).
 //   APPLY  out[target] = out[target] op update, as a compare-and-swap loop on the word (or the
 //          64-bit double word) holding the element; integer add and sub use atomicAdd.
+//   CANONICALIZE  after APPLY with native float atomics only: NaN targets take the canonical
+//          NaN the CPU stores (hardware atomics leave whatever NaN their arithmetic makes).
 // Elements of 1 or 2 bytes share their word with neighbours: the CAS replaces only their bits.
+// The `_fa` variant (f32, ATOMIC_FLOAT_ADD) adds with the device's native float atomicAdd
+// (VK_EXT_shader_atomic_float) instead of a CAS loop: no retries under contention.
 #extension GL_GOOGLE_include_directive : require
 // out is also declared as 64-bit words below: the two views alias, so out is not `restrict`.
 #define SCATTER_OUT_ALIASED 1
@@ -75,6 +79,21 @@ uint out_compare_swap(uint word, uint compare, uint value) {
 
 SCATTER_WINDOW_ATOMIC(out_add_word, out_windows, atomicAdd)
 
+#if defined(ATOMIC_FLOAT_ADD)
+#extension GL_EXT_shader_atomic_float : require
+layout(std430, binding = SCATTER_BINDING_OUT) buffer OutWindowFloat { float w[]; } out_float_windows[SCATTER_WINDOWS];
+
+void out_add_float(uint word, float value) {
+    uint o = offset_in_window(word);
+    switch (window_of(word)) {
+        case 0u: atomicAdd(out_float_windows[0].w[o], value); break;
+        case 1u: atomicAdd(out_float_windows[1].w[o], value); break;
+        case 2u: atomicAdd(out_float_windows[2].w[o], value); break;
+        default: atomicAdd(out_float_windows[3].w[o], value); break;
+    }
+}
+#endif
+
 #if defined(ATOMIC_WIDE)
 // `word` is even: the element is 8-byte aligned within its window (the host checks).
 uint64_t out_compare_swap64(uint word, uint64_t compare, uint64_t value) {
@@ -124,6 +143,14 @@ void apply_atomic(uint byte, uvec4 u, uint r) {
         return;
     }
 #endif
+#if defined(ATOMIC_FLOAT_ADD)
+    if (r == R_ADD || r == R_SUB) {
+        // t - u is t + (-u) exactly (the sign of a NaN is lost to CANONICALIZE anyway).
+        float v = uintBitsToFloat(u.x);
+        out_add_float(word, r == R_ADD ? v : -v);
+        return;
+    }
+#endif
     uint shift = (byte & 3u) * 8u;
     uint mask = piece_mask(ELEMENT_SIZE);
     uint seen = out_word(word);
@@ -148,5 +175,13 @@ void main() {
         store_out_element(to, identity_raw(r));
         return;
     }
+#if defined(ATOMIC_FLOAT_ADD)
+    if (pc.mode == SCATTER_MODE_ATOMIC_CANONICALIZE) {
+        // Every writer of a target stores the same bits; APPLY has finished (a barrier apart).
+        uint bits = out_word(to >> 2u);
+        if ((bits & 0x7fffffffu) > 0x7f800000u && bits != 0x7fc00000u) out_store_word(to >> 2u, 0x7fc00000u);
+        return;
+    }
+#endif
     apply_atomic(to, load_update_element(tensor_byte(T_UPDATES, update_offset)), r);
 }

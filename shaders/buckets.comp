@@ -53,14 +53,35 @@ int key_of(int item) {
 uint bucket_word(int base, int key) { return uint(p[base] + key); }
 
 // ALLOCATE, one atomic per workgroup rather than per key (a single counter taking one atomic per
-// key serializes millions of them): the workgroup scans its keys' counts in shared memory.
+// key serializes millions of them): the workgroup scans its keys' counts, with subgroup scans where
+// the device has them (the `buckets_sg` variant), else serially in shared memory.
 shared uint group_offsets[SCATTER_WORKGROUP_SIZE];
 shared uint group_base;
 
-void allocate_ranges(uint id) {
-    // Every invocation reaches both barriers: no early return before them.
-    bool live = id < pc.count && !operation_failed();
-    uint n = live ? scratch_word(bucket_word(P_COUNTS_BASE, int(id))) : 0u;
+#if defined(SCATTER_SUBGROUPS)
+#extension GL_KHR_shader_subgroup_basic : require
+#extension GL_KHR_shader_subgroup_arithmetic : require
+// Exclusive prefix of n over the workgroup, and (in group_base, after the call) the workgroup's
+// start in the list. group_offsets holds one total per subgroup.
+uint workgroup_prefix(uint n) {
+    uint in_subgroup = subgroupExclusiveAdd(n);
+    uint subgroup_total = subgroupAdd(n);
+    if (subgroupElect()) group_offsets[gl_SubgroupID] = subgroup_total;
+    barrier();
+    if (gl_LocalInvocationID.x == 0u) {
+        uint sum = 0u;
+        for (uint i = 0u; i < gl_NumSubgroups; ++i) {
+            uint c = group_offsets[i];
+            group_offsets[i] = sum;
+            sum += c;
+        }
+        group_base = sum == 0u ? 0u : scratch_add_word(uint(p[P_TOTAL_WORD]), sum);
+    }
+    barrier();
+    return group_offsets[gl_SubgroupID] + in_subgroup;
+}
+#else
+uint workgroup_prefix(uint n) {
     uint lane = gl_LocalInvocationID.x;
     group_offsets[lane] = n;
     barrier();
@@ -74,7 +95,16 @@ void allocate_ranges(uint id) {
         group_base = sum == 0u ? 0u : scratch_add_word(uint(p[P_TOTAL_WORD]), sum);
     }
     barrier();
-    if (n != 0u) scratch_store_word(bucket_word(P_START_BASE, int(id)), group_base + group_offsets[lane]);
+    return group_offsets[lane];
+}
+#endif
+
+void allocate_ranges(uint id) {
+    // Every invocation reaches both barriers: no early return before them.
+    bool live = id < pc.count && !operation_failed();
+    uint n = live ? scratch_word(bucket_word(P_COUNTS_BASE, int(id))) : 0u;
+    uint prefix = workgroup_prefix(n);
+    if (n != 0u) scratch_store_word(bucket_word(P_START_BASE, int(id)), group_base + prefix);
 }
 
 void sort_bucket(uint first, uint n) {

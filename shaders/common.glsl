@@ -15,6 +15,9 @@ layout(push_constant) uniform PushConstants {
     uint count;  // invocations that do work; the grid is rounded up to whole workgroups
 } pc;
 
+#if defined(SCATTER_SMALL_STORES) && !defined(SCATTER_OUT_ALIASED)
+#define SCATTER_OUT_ALIASED 1  // out is also viewed as bytes and halves (out_store_piece)
+#endif
 #if defined(SCATTER_OUT_ALIASED)
 #define SCATTER_OUT_QUALIFIER
 #else
@@ -86,14 +89,62 @@ uint out_piece(uint byte, uint size) { return (out_word(byte >> 2u) >> ((byte & 
 uint data_piece(uint byte, uint size) { return (data_word(byte >> 2u) >> ((byte & 3u) * 8u)) & piece_mask(size); }
 uint update_piece(uint byte, uint size) { return (update_word(byte >> 2u) >> ((byte & 3u) * 8u)) & piece_mask(size); }
 
+#if defined(SCATTER_SMALL_STORES)
+// SCATTER_SMALL_STORES = 1 (bytes), 2 (16-bit halves) or 3 (both): on devices with
+// storageBuffer8BitAccess / storageBuffer16BitAccess, out is also bound as bytes and halves so that
+// a 1- or 2-byte piece is one plain store (the host picks these variants).
+#if (SCATTER_SMALL_STORES & 1) != 0
+#extension GL_EXT_shader_8bit_storage : require
+layout(std430, binding = SCATTER_BINDING_OUT) buffer OutWindow8 { uint8_t w[]; } out8_windows[SCATTER_WINDOWS];
+#endif
+#if (SCATTER_SMALL_STORES & 2) != 0
+#extension GL_EXT_shader_16bit_storage : require
+layout(std430, binding = SCATTER_BINDING_OUT) buffer OutWindow16 { uint16_t w[]; } out16_windows[SCATTER_WINDOWS];
+#endif
+
+// Stores a 1- or 2-byte piece directly; false when this variant has no view of its size.
+bool out_store_small(uint byte, uint size, uint value) {
+    uint word = byte >> 2u;
+    uint o = offset_in_window(word) * 4u + (byte & 3u);  // byte offset within the window
+#if (SCATTER_SMALL_STORES & 1) != 0
+    if (size == 1u) {
+        switch (window_of(word)) {
+            case 0u: out8_windows[0].w[o] = uint8_t(value); break;
+            case 1u: out8_windows[1].w[o] = uint8_t(value); break;
+            case 2u: out8_windows[2].w[o] = uint8_t(value); break;
+            default: out8_windows[3].w[o] = uint8_t(value); break;
+        }
+        return true;
+    }
+#endif
+#if (SCATTER_SMALL_STORES & 2) != 0
+    if (size == 2u) {
+        o >>= 1u;
+        switch (window_of(word)) {
+            case 0u: out16_windows[0].w[o] = uint16_t(value); break;
+            case 1u: out16_windows[1].w[o] = uint16_t(value); break;
+            case 2u: out16_windows[2].w[o] = uint16_t(value); break;
+            default: out16_windows[3].w[o] = uint16_t(value); break;
+        }
+        return true;
+    }
+#endif
+    return false;
+}
+#endif
+
 // Pieces smaller than a word share it with elements other invocations own: they are written
-// with two atomics that touch only this piece's bits.
+// with a byte or 16-bit store where the device has them, else with two atomics that touch only
+// this piece's bits.
 void out_store_piece(uint byte, uint size, uint value) {
     uint word = byte >> 2u;
     if (size >= 4u) {
         out_store_word(word, value);
         return;
     }
+#if defined(SCATTER_SMALL_STORES)
+    if (out_store_small(byte, size, value)) return;
+#endif
     uint shift = (byte & 3u) * 8u;
     uint mask = piece_mask(size) << shift;
     out_and_word(word, ~mask);

@@ -34,6 +34,7 @@
 #define SCATTER_MODE_APPLY_TARGETS 3     /* scatter pass, reductions: one invocation per out element */
 #define SCATTER_MODE_ATOMIC_APPLY 0      /* atomic pass: each update into its target */
 #define SCATTER_MODE_ATOMIC_RESET 1      /* atomic pass, exclude_self: hit targets = identity */
+#define SCATTER_MODE_ATOMIC_CANONICALIZE 2 /* atomic pass, native float atomics: NaN -> canonical */
 #define SCATTER_MODE_WINNER 0            /* buckets pass: the last update of each key */
 #define SCATTER_MODE_COUNT 1             /* buckets pass: updates per key, arrival rank per item */
 #define SCATTER_MODE_ALLOCATE 2          /* buckets pass: each key's range of the list */

@@ -533,10 +533,15 @@ typedef struct scatter_vulkan_device_desc {
     uint32_t queue_family_index;    /* the queue's family */
     scatter_vk_get_instance_proc_addr get_instance_proc_addr; /* the application's
                                        vkGetInstanceProcAddr */
-    uint64_t enabled_features;      /* SCATTER_FEATURE_INT64, SCATTER_FEATURE_FLOAT64 and/or
-                                       SCATTER_FEATURE_INT64_ATOMICS if the application enabled
-                                       shaderInt64 / shaderFloat64 / shaderBufferInt64Atomics on
-                                       its device; other bits are ignored */
+    uint64_t enabled_features;      /* what the application enabled on its device, as
+                                       SCATTER_FEATURE_* bits: INT64 (shaderInt64), FLOAT64
+                                       (shaderFloat64), INT64_ATOMICS (shaderBufferInt64Atomics),
+                                       STORAGE8 (storageBuffer8BitAccess), STORAGE16
+                                       (storageBuffer16BitAccess), FLOAT32_ATOMIC_ADD
+                                       (VK_EXT_shader_atomic_float with
+                                       shaderBufferFloat32AtomicAdd); other bits are ignored.
+                                       Subgroup operations need no enabling and are used when
+                                       the device reports them. */
     const void* pipeline_cache_data; /* optional blob from scatter_pipeline_cache_data */
     size_t pipeline_cache_size;
 } scatter_vulkan_device_desc;

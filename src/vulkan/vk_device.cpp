@@ -181,6 +181,10 @@ uint64_t masked_features_from_environment() {
         else if (name == "target_path") mask |= kFeatureTargetPath;
         else if (name == "atomic_path") mask |= kFeatureAtomicPath;
         else if (name == "int64_atomics") mask |= SCATTER_FEATURE_INT64_ATOMICS;
+        else if (name == "storage8") mask |= SCATTER_FEATURE_STORAGE8;
+        else if (name == "storage16") mask |= SCATTER_FEATURE_STORAGE16;
+        else if (name == "float_atomics") mask |= SCATTER_FEATURE_FLOAT32_ATOMIC_ADD | SCATTER_FEATURE_FLOAT32_ATOMIC_MINMAX;
+        else if (name == "subgroups") mask |= SCATTER_FEATURE_SUBGROUPS;
         else if (name == "denorm_preserve") mask |= SCATTER_FEATURE_DENORM_PRESERVE32 | SCATTER_FEATURE_DENORM_PRESERVE64;
         else if (name == "subnormals")
             mask |= kFeatureSubnormals | SCATTER_FEATURE_DENORM_PRESERVE32 | SCATTER_FEATURE_DENORM_PRESERVE64;
@@ -337,33 +341,48 @@ Status VulkanDevice::create(const scatter_context_desc& desc, const ContextConfi
     auto device_info = vk_struct<VkDeviceCreateInfo>(VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO);
     device_info.queueCreateInfoCount = 1;
     device_info.pQueueCreateInfos = &queue_info;
-    device_info.pEnabledFeatures = &enable;
+    std::vector<const char*> extensions;
     // A device that exposes VK_KHR_portability_subset (MoltenVK) must have it enabled.
-    const char* portability_subset = "VK_KHR_portability_subset";
-    if (has_device_extension(fns, chosen->handle, portability_subset)) {
-        device_info.enabledExtensionCount = 1;
-        device_info.ppEnabledExtensionNames = &portability_subset;
-    }
-    // 64-bit atomics on buffers (the atomic path for 8-byte elements): a Vulkan 1.2 feature,
-    // reported only when the instance and the device both speak 1.2.
+    if (has_device_extension(fns, chosen->handle, "VK_KHR_portability_subset"))
+        extensions.push_back("VK_KHR_portability_subset");
+    // Optional features the shaders use where present, through the VkPhysicalDeviceFeatures2
+    // chain: 16-bit storage (core 1.1); 8-bit storage and 64-bit buffer atomics (Vulkan 1.2
+    // features, reported only when the instance and the device both speak 1.2); float atomic add
+    // (VK_EXT_shader_atomic_float).
     auto enable2 = vk_struct<VkPhysicalDeviceFeatures2>(VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2);
+    auto enable16 = vk_struct<VkPhysicalDevice16BitStorageFeatures>(VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_16BIT_STORAGE_FEATURES);
     auto enable12 = vk_struct<VkPhysicalDeviceVulkan12Features>(VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_FEATURES);
-    const uint64_t wide_atomics = SCATTER_FEATURE_INT64 | SCATTER_FEATURE_INT64_ATOMICS;
-    if ((usable & wide_atomics) == wide_atomics && self->instance_->api_version >= VK_API_VERSION_1_2) {
-        enable2.features = enable;
-        enable12.shaderBufferInt64Atomics = VK_TRUE;
-        enable2.pNext = &enable12;
-        device_info.pNext = &enable2;
-        device_info.pEnabledFeatures = nullptr;
+    auto enable_float_atomics = vk_struct<VkPhysicalDeviceShaderAtomicFloatFeaturesEXT>(
+        VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_ATOMIC_FLOAT_FEATURES_EXT);
+    enable2.features = enable;
+    enable2.pNext = &enable16;
+    enable16.storageBuffer16BitAccess = (usable & SCATTER_FEATURE_STORAGE16) ? VK_TRUE : VK_FALSE;
+    void** tail = &enable16.pNext;
+    if (self->instance_->api_version >= VK_API_VERSION_1_2) {
+        const uint64_t wide_atomics = SCATTER_FEATURE_INT64 | SCATTER_FEATURE_INT64_ATOMICS;
+        enable12.shaderBufferInt64Atomics = (usable & wide_atomics) == wide_atomics ? VK_TRUE : VK_FALSE;
+        enable12.storageBuffer8BitAccess = (usable & SCATTER_FEATURE_STORAGE8) ? VK_TRUE : VK_FALSE;
+        *tail = &enable12;
+        tail = &enable12.pNext;
     } else {
-        usable &= ~SCATTER_FEATURE_INT64_ATOMICS;
+        usable &= ~(SCATTER_FEATURE_INT64_ATOMICS | SCATTER_FEATURE_STORAGE8);
     }
+    if (usable & SCATTER_FEATURE_FLOAT32_ATOMIC_ADD) {
+        extensions.push_back(VK_EXT_SHADER_ATOMIC_FLOAT_EXTENSION_NAME);
+        enable_float_atomics.shaderBufferFloat32AtomicAdd = VK_TRUE;
+        *tail = &enable_float_atomics;
+        tail = &enable_float_atomics.pNext;
+    }
+    device_info.pNext = &enable2;
+    device_info.pEnabledFeatures = nullptr;
+    device_info.enabledExtensionCount = uint32_t(extensions.size());
+    device_info.ppEnabledExtensionNames = extensions.data();
     SCATTER_VK_CHECK(fns.vkCreateDevice(chosen->handle, &device_info, nullptr, &self->device), "vkCreateDevice");
     self->owns_device_ = true;
 
     BorrowedDevice handles{self->instance_->get_instance_proc_addr, self->instance_->instance, chosen->handle,
                            self->device, VK_NULL_HANDLE, chosen->queue_family,
-                           usable & (SCATTER_FEATURE_INT64 | SCATTER_FEATURE_FLOAT64 | SCATTER_FEATURE_INT64_ATOMICS)};
+                           usable & kEnableableFeatures};
     load_device_table(fns.vkGetDeviceProcAddr, self->device, &self->vk);
     self->vk.vkGetDeviceQueue(self->device, chosen->queue_family, 0, &handles.queue);
     self->queue = handles.queue;
@@ -375,7 +394,7 @@ Status VulkanDevice::create(const scatter_context_desc& desc, const ContextConfi
     fns.vkGetPhysicalDeviceProperties(self->physical, &p);
     self->window_bytes = std::min<uint64_t>(largest_power_of_two_at_most(p.limits.maxStorageBufferRange), 1ull << 29);
     self->offset_alignment = std::max<uint64_t>(p.limits.minStorageBufferOffsetAlignment, 4);
-    self->features = handles.enabled_features;
+    self->features = handles.enabled_features | (usable & SCATTER_FEATURE_SUBGROUPS);
     // Float controls are core in Vulkan 1.2: usable when the instance asked for 1.2 too.
     if (self->instance_->api_version >= VK_API_VERSION_1_2)
         self->features |= usable & (SCATTER_FEATURE_DENORM_PRESERVE32 | SCATTER_FEATURE_DENORM_PRESERVE64);
@@ -416,8 +435,8 @@ Status VulkanDevice::borrow(const BorrowedDevice& b, std::unique_ptr<VulkanDevic
     self->window_bytes = std::min<uint64_t>(largest_power_of_two_at_most(p.limits.maxStorageBufferRange), 1ull << 29);
     self->offset_alignment = std::max<uint64_t>(p.limits.minStorageBufferOffsetAlignment, 4);
     uint64_t usable = entry->info.features & ~masked_features_from_environment();
-    self->features = b.enabled_features & usable &
-                     (SCATTER_FEATURE_INT64 | SCATTER_FEATURE_FLOAT64 | SCATTER_FEATURE_INT64_ATOMICS);
+    self->features = b.enabled_features & usable & kEnableableFeatures;
+    self->features |= usable & SCATTER_FEATURE_SUBGROUPS;  // properties: nothing to enable
     self->features |= internal_features_from_environment();
     *out = std::move(self);
     return Status();

@@ -141,5 +141,38 @@ TEST_F(Atomics, AllowedNondeterminismIsExactWhereOrderCannotMatter) {
     }
 }
 
+// Allowed non-determinism, f32 add/sub (native float atomicAdd where the device has it): NaN
+// results are the CPU's canonical NaN whatever NaN the hardware makes (NaN operands with payloads
+// and signs, inf - inf), and infinities and signed zeros come out as on the CPU. One update per
+// target, so the order cannot matter.
+TEST_F(Atomics, AllowedNondeterminismKeepsCanonicalNaNAndSpecialValues) {
+    const uint32_t specials[] = {0x7fc00000u, 0xffc00001u, 0x7f800001u, 0xff812345u, 0x7f800000u, 0xff800000u,
+                                 0x00000000u, 0x80000000u, 0x3f800000u, 0xbf800000u, 0x7f7fffffu, 0xff7fffffu};
+    const size_t n = sizeof specials / sizeof specials[0];
+    for (scatter_reduction r : {SCATTER_REDUCTION_ADD, SCATTER_REDUCTION_SUB}) {
+        Case c;
+        c.op = Op::Elements;
+        c.dtype = SCATTER_DTYPE_F32;
+        c.element_size = 4;
+        c.data_shape = {int64_t(n * n)};
+        c.index_shape = c.update_shape = {int64_t(n * n)};
+        c.data.resize(n * n * 4);
+        c.updates.resize(n * n * 4);
+        c.indices.resize(n * n * 4);
+        for (size_t a = 0; a < n; ++a) {
+            for (size_t b = 0; b < n; ++b) {
+                const size_t e = a * n + b;
+                const int32_t target = int32_t((e * 37) % (n * n));  // a permutation: distinct targets
+                std::memcpy(&c.data[size_t(target) * 4], &specials[a], 4);
+                std::memcpy(&c.updates[e * 4], &specials[b], 4);
+                std::memcpy(&c.indices[e * 4], &target, 4);
+            }
+        }
+        c.options.reduction = r;
+        c.options.flags = SCATTER_OPTION_ALLOW_NONDETERMINISM;
+        expect_same_as_cpu(cpu, vulkan, c, "special values");
+    }
+}
+
 }  // namespace
 }  // namespace vulkan_test
