@@ -237,9 +237,10 @@ typedef enum scatter_log_level {
 /** Receives log messages (a NUL-terminated line valid only during the call). May be called from
  *  any thread that uses the context, concurrently. Logged: at context creation, which backend
  *  AUTO chose and why (INFO; WARNING when a GPU is present but unusable, with the reason) and the
- *  Vulkan device a context uses (INFO); with SCATTER_CONTEXT_FLAG_VALIDATION, every message of
- *  the Vulkan validation layer (WARNING or ERROR) and a WARNING when the layer is missing. Failed
- *  calls are not logged: they return a status and set scatter_last_error. */
+ *  Vulkan device a context uses with the optional features its shaders will use (INFO); with
+ *  SCATTER_CONTEXT_FLAG_VALIDATION, every message of the Vulkan validation layer (WARNING or
+ *  ERROR) and a WARNING when the layer is missing. Failed calls are not logged: they return a
+ *  status and set scatter_last_error. */
 typedef void (*scatter_log_fn)(void* user, scatter_log_level level, const char* message);
 
 /** Context flags. */

@@ -399,11 +399,20 @@ Status VulkanDevice::create(const scatter_context_desc& desc, const ContextConfi
     if (self->instance_->api_version >= VK_API_VERSION_1_2)
         self->features |= usable & (SCATTER_FEATURE_DENORM_PRESERVE32 | SCATTER_FEATURE_DENORM_PRESERVE64);
     self->features |= internal_features_from_environment();
-    char line[400];
-    std::snprintf(line, sizeof line, "Vulkan device %u: %s (Vulkan %u.%u, 64-bit atomics %s)", chosen->info.index,
+    // The optional features the shaders will use on this device (vk_operation.cpp picks variants).
+    static const struct { uint64_t bit; const char* name; } kUsed[] = {
+        {SCATTER_FEATURE_INT64, "int64"}, {SCATTER_FEATURE_FLOAT64, "float64"},
+        {SCATTER_FEATURE_INT64_ATOMICS, "int64_atomics"}, {SCATTER_FEATURE_STORAGE8, "storage8"},
+        {SCATTER_FEATURE_STORAGE16, "storage16"}, {SCATTER_FEATURE_FLOAT32_ATOMIC_ADD, "float32_atomic_add"},
+        {SCATTER_FEATURE_SUBGROUPS, "subgroups"}, {SCATTER_FEATURE_DENORM_PRESERVE32, "denorm_preserve32"},
+        {SCATTER_FEATURE_DENORM_PRESERVE64, "denorm_preserve64"}};
+    std::string used;
+    for (const auto& f : kUsed)
+        if (self->features & f.bit) used += std::string(used.empty() ? "" : " ") + f.name;
+    char line[600];
+    std::snprintf(line, sizeof line, "Vulkan device %u: %s (Vulkan %u.%u; features in use: %s)", chosen->info.index,
                   chosen->info.name, VK_API_VERSION_MAJOR(chosen->info.api_version),
-                  VK_API_VERSION_MINOR(chosen->info.api_version),
-                  (self->features & SCATTER_FEATURE_INT64_ATOMICS) ? "on" : "off");
+                  VK_API_VERSION_MINOR(chosen->info.api_version), used.empty() ? "none" : used.c_str());
     config.log_message(SCATTER_LOG_INFO, line);
     *out = std::move(self);
     return Status();

@@ -282,41 +282,10 @@ Status RecordedOperation::record(const OpPlan& plan, VkCommandBuffer cmd, bool a
     fill_parameters(reinterpret_cast<int32_t*>(arena + params_at_));
     SCATTER_RETURN_IF_ERROR(write_descriptors());
 
-    VkPipeline index_pass = VK_NULL_HANDLE, copy_pass = VK_NULL_HANDLE, scatter_pass = VK_NULL_HANDLE;
-    VkPipeline buckets_pass = VK_NULL_HANDLE;
-    SCATTER_RETURN_IF_ERROR(pipelines_.get("index", &index_pass));
-    // Byte and 16-bit stores (the `_ss` variants) where the device has 8/16-bit storage and out
-    // has pieces that small; otherwise they are written with two atomics on their word.
-    const uint64_t both_small = SCATTER_FEATURE_STORAGE8 | SCATTER_FEATURE_STORAGE16;
-    const bool raw_small_pieces =
-        (p.out.element_size | uint64_t(out_.base_byte) | uint64_t(data_.base_byte) | uint64_t(updates_.base_byte)) % 4 != 0;
-    const bool raw_small = raw_small_pieces && (device_.features & both_small) == both_small;
-    SCATTER_RETURN_IF_ERROR(pipelines_.get(raw_small ? "copy_ss" : "copy", &copy_pass));
-    SCATTER_RETURN_IF_ERROR(pipelines_.get(device_.features & SCATTER_FEATURE_SUBGROUPS ? "buckets_sg" : "buckets",
-                                           &buckets_pass));
-    std::string variant = p.reduction == SCATTER_REDUCTION_NONE ? "raw" : p.data.info->name;
-    // Variants that keep subnormals (SPIR-V DenormPreserve), where the device allows it.
-    const scatter_dtype t = p.data.dtype();
-    const bool wide = t == SCATTER_DTYPE_F64 || t == SCATTER_DTYPE_C128;
-    const bool real = wide || t == SCATTER_DTYPE_F32 || t == SCATTER_DTYPE_F16 || t == SCATTER_DTYPE_BF16 ||
-                      t == SCATTER_DTYPE_C64;
-    if (p.reduction != SCATTER_REDUCTION_NONE && real &&
-        (device_.features & (wide ? SCATTER_FEATURE_DENORM_PRESERVE64 : SCATTER_FEATURE_DENORM_PRESERVE32)))
-        variant += "_dp";
-    if (p.reduction == SCATTER_REDUCTION_NONE ? raw_small
-                                              : (p.out.element_size == 1 && (device_.features & SCATTER_FEATURE_STORAGE8)) ||
-                                                    (p.out.element_size == 2 && (device_.features & SCATTER_FEATURE_STORAGE16)))
-        variant += "_ss";
-    SCATTER_RETURN_IF_ERROR(pipelines_.get("scatter_" + variant, &scatter_pass));
-    VkPipeline atomic_pass = VK_NULL_HANDLE;
-    // f32 add/sub under allowed non-determinism: the device's float atomicAdd where it has one.
-    const bool native_float_add = atomic_path_ && t == SCATTER_DTYPE_F32 &&
-                                  (p.reduction == SCATTER_REDUCTION_ADD || p.reduction == SCATTER_REDUCTION_SUB) &&
-                                  (device_.features & SCATTER_FEATURE_FLOAT32_ATOMIC_ADD);
-    if (atomic_path_)
-        SCATTER_RETURN_IF_ERROR(pipelines_.get(native_float_add ? std::string("atomic_f32_fa")
-                                                                : std::string("atomic_") + p.data.info->name,
-                                               &atomic_pass));
+    Passes passes;
+    SCATTER_RETURN_IF_ERROR(choose_pipelines(&passes));
+    const VkPipeline index_pass = passes.index, copy_pass = passes.copy, scatter_pass = passes.scatter;
+    const VkPipeline buckets_pass = passes.buckets, atomic_pass = passes.atomic;
 
     const VolkDeviceTable& vk = device_.vk;
     auto before = vk_struct<VkMemoryBarrier>(VK_STRUCTURE_TYPE_MEMORY_BARRIER);
@@ -359,7 +328,7 @@ Status RecordedOperation::record(const OpPlan& plan, VkCommandBuffer cmd, bool a
         const int64_t updates = p.op == OpKind::Elements ? p.indices.element_count : p.outer * p.slices * p.inner;
         if (p.exclude_self) dispatch(cmd, atomic_pass, SCATTER_MODE_ATOMIC_RESET, updates);
         dispatch(cmd, atomic_pass, SCATTER_MODE_ATOMIC_APPLY, updates);
-        if (native_float_add) dispatch(cmd, atomic_pass, SCATTER_MODE_ATOMIC_CANONICALIZE, updates);
+        if (passes.native_float_add) dispatch(cmd, atomic_pass, SCATTER_MODE_ATOMIC_CANONICALIZE, updates);
     } else if (target_path_) {
         record_target_passes(cmd, buckets_pass, scatter_pass);
     } else if (!p.in_place) {
@@ -387,6 +356,43 @@ Status RecordedOperation::record(const OpPlan& plan, VkCommandBuffer cmd, bool a
     vk.vkCmdPipelineBarrier(cmd, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT | VK_PIPELINE_STAGE_TRANSFER_BIT,
                             VK_PIPELINE_STAGE_HOST_BIT | VK_PIPELINE_STAGE_TRANSFER_BIT | VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT,
                             0, 1, &after, 0, nullptr, 0, nullptr);
+    return Status();
+}
+
+Status RecordedOperation::choose_pipelines(Passes* out) const {
+    const OpPlan& p = plan_;
+    const uint64_t features = device_.features;
+    const bool none = p.reduction == SCATTER_REDUCTION_NONE;
+    // Byte and 16-bit stores (the `_ss` variants) where the device has 8/16-bit storage and out
+    // has pieces that small; otherwise those pieces are written with two atomics on their word.
+    // A byte copy (`none`, copy pass) may meet both sizes, so it needs both features.
+    const uint64_t both_small = SCATTER_FEATURE_STORAGE8 | SCATTER_FEATURE_STORAGE16;
+    const bool small_pieces =
+        (p.out.element_size | uint64_t(out_.base_byte) | uint64_t(data_.base_byte) | uint64_t(updates_.base_byte)) % 4 != 0;
+    const bool raw_small = small_pieces && (features & both_small) == both_small;
+    const bool typed_small = (p.out.element_size == 1 && (features & SCATTER_FEATURE_STORAGE8)) ||
+                             (p.out.element_size == 2 && (features & SCATTER_FEATURE_STORAGE16));
+    // Subnormal-preserving variants (SPIR-V DenormPreserve), where the device allows it.
+    const scatter_dtype t = p.data.dtype();
+    const bool wide = t == SCATTER_DTYPE_F64 || t == SCATTER_DTYPE_C128;
+    const bool real = wide || t == SCATTER_DTYPE_F32 || t == SCATTER_DTYPE_F16 || t == SCATTER_DTYPE_BF16 ||
+                      t == SCATTER_DTYPE_C64;
+    const bool denorm_preserve =
+        !none && real && (features & (wide ? SCATTER_FEATURE_DENORM_PRESERVE64 : SCATTER_FEATURE_DENORM_PRESERVE32));
+    std::string scatter = std::string("scatter_") + (none ? "raw" : p.data.info->name);
+    if (denorm_preserve) scatter += "_dp";
+    if (none ? raw_small : typed_small) scatter += "_ss";
+    // f32 add/sub on the atomic path (allowed non-determinism): the device's float atomicAdd.
+    out->native_float_add = atomic_path_ && t == SCATTER_DTYPE_F32 &&
+                            (p.reduction == SCATTER_REDUCTION_ADD || p.reduction == SCATTER_REDUCTION_SUB) &&
+                            (features & SCATTER_FEATURE_FLOAT32_ATOMIC_ADD);
+    SCATTER_RETURN_IF_ERROR(pipelines_.get("index", &out->index));
+    SCATTER_RETURN_IF_ERROR(pipelines_.get(raw_small ? "copy_ss" : "copy", &out->copy));
+    SCATTER_RETURN_IF_ERROR(pipelines_.get((features & SCATTER_FEATURE_SUBGROUPS) ? "buckets_sg" : "buckets", &out->buckets));
+    SCATTER_RETURN_IF_ERROR(pipelines_.get(scatter, &out->scatter));
+    if (atomic_path_)
+        SCATTER_RETURN_IF_ERROR(pipelines_.get(
+            out->native_float_add ? std::string("atomic_f32_fa") : std::string("atomic_") + p.data.info->name, &out->atomic));
     return Status();
 }
 

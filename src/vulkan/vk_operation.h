@@ -13,6 +13,7 @@
 //   3. copy     out = data, unless in place
 //   4. atomic   exclude_self only: hit targets = the identity
 //   5. atomic   one invocation per update element: a read-modify-write of its target
+//   6. atomic   native f32 atomicAdd only: NaN targets take the canonical NaN
 // or the owner-computes path (when the bucket tables do not fit in scratch's windows, or data
 // is not aligned for typed reads):
 //   3. copy     out = data, unless in place
@@ -67,6 +68,13 @@ private:
     // non-determinism) and atomics wide enough for the element (see atomic.comp).
     bool atomic_path_fits() const;
     void record_target_passes(VkCommandBuffer cmd, VkPipeline buckets, VkPipeline scatter);
+    // The pipeline variant of each pass for this plan on this device (see cmake/shaders.cmake).
+    struct Passes {
+        VkPipeline index = VK_NULL_HANDLE, copy = VK_NULL_HANDLE, buckets = VK_NULL_HANDLE;
+        VkPipeline scatter = VK_NULL_HANDLE, atomic = VK_NULL_HANDLE;
+        bool native_float_add = false;  // atomic: f32 atomicAdd, then CANONICALIZE
+    };
+    Status choose_pipelines(Passes* out) const;
 
     ScopedAllocation arena_;    // host-visible: parameters, status, staged host tensors
     ScopedAllocation scratch_;  // device-local: slice tables, hit counts, bucket tables
