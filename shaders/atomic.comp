@@ -3,8 +3,9 @@
 // atomic read-modify-write, after out = data (copy pass) or in place. One pass instead of the
 // target path's five, for two kinds of operations only (src/vulkan/vk_operation.cpp chooses):
 //   - reductions whose result does not depend on the order of the updates, bit for bit: integer
-//     add/sub/mul/max/min (they wrap, so they are associative and commutative) and bool add/mul
-//     (or/and). These take the atomic path by default: still deterministic.
+//     add/sub/mul/max/min (they wrap, so they are associative and commutative), bool add/mul
+//     (or/and), and float max/min with NaN updates set aside (FIRST_NAN). These take the atomic
+//     path by default: still deterministic.
 //   - any other reduction but mean, when the caller allows non-determinism: then updates land in
 //     arrival order, and float results may differ from the CPU in rounding (and NaN payloads).
 // Modes:
@@ -12,6 +13,7 @@
 //          store the same bits, so the race is harmless; the next dispatch sees them all).
 //   APPLY  out[target] = out[target] op update, as a compare-and-swap loop on the word (or the
 //          64-bit double word) holding the element; integer add and sub use atomicAdd.
+//   FIRST_NAN  float max/min, after APPLY: each target's first NaN update (see FLOAT_MAX_MIN).
 //   CANONICALIZE  after APPLY with native float atomics only: NaN targets take the canonical
 //          NaN the CPU stores (hardware atomics leave whatever NaN their arithmetic makes).
 // Elements of 1 or 2 bytes share their word with neighbours: the CAS replaces only their bits.
@@ -30,14 +32,16 @@
 layout(std430, binding = SCATTER_BINDING_OUT) buffer OutWindow64 { uint64_t w[]; } out64_windows[SCATTER_WINDOWS];
 #endif
 
-// The target and update element offsets of update element `id`; false when it is skipped.
-bool locate(int id, out int out_offset, out int update_offset) {
+// The target and update element offsets of update element `id`, and the target's row-major
+// position in out (`key`); false when the update is skipped.
+bool locate(int id, out int out_offset, out int update_offset, out int key) {
     out_offset = 0;
     update_offset = 0;
+    key = 0;
     if (p[P_OP] == SCATTER_OP_ELEMENTS) {
         // id is a row-major position of indices (updates has the same shape).
         int axis = p[P_AXIS];
-        int index_offset = 0, axis_index_offset = 0;
+        int index_offset = 0, key_stride = 1, axis_key_stride = 1;
         int rest = id;
         for (int d = tensor_rank(T_INDICES) - 1; d >= 0; --d) {
             int size = tensor_shape(T_INDICES, d);
@@ -45,11 +49,18 @@ bool locate(int id, out int out_offset, out int update_offset) {
             rest /= size;
             index_offset += c * tensor_stride(T_INDICES, d);
             update_offset += c * tensor_stride(T_UPDATES, d);
-            if (d != axis) out_offset += c * tensor_stride(T_OUT, d);
+            if (d != axis) {
+                out_offset += c * tensor_stride(T_OUT, d);
+                key += c * key_stride;
+            } else {
+                axis_key_stride = key_stride;
+            }
+            key_stride *= tensor_shape(T_OUT, d);
         }
         int target;
         if (!resolve_index(index_offset, tensor_shape(T_OUT, axis), target)) return false;
         out_offset += target * tensor_stride(T_OUT, axis);
+        key += target * axis_key_stride;
         return true;
     }
     // rows/nd: id = (outer o, slice j, inner i), inner fastest so neighbours touch neighbours.
@@ -64,8 +75,25 @@ bool locate(int id, out int out_offset, out int update_offset) {
     slice_bases(o, i, out_base, update_base);
     out_offset = out_base + int(scratch_word(uint(p[P_SLICE_OFFSET_BASE] + j)));
     update_offset = update_base + int(scratch_word(uint(p[P_SLICE_UPDATE_BASE] + j)));
+    key = (o * p[P_TARGET_ROWS] + row) * inner + i;
     return true;
 }
+
+#if SCATTER_DTYPE >= 1 && SCATTER_DTYPE <= 4
+// Float max/min: order-free but for NaN, where the CPU keeps the first NaN in row-major order
+// (self first). APPLY sends NaN updates to first_nan[key] = atomicMin(id) instead of out, so out
+// folds only the non-NaN updates (a total order with -0 below +0: any arrival order gives the
+// same bits); FIRST_NAN then writes each target's first NaN update, unless self was NaN.
+#define FLOAT_MAX_MIN 1
+bool element_is_nan(uvec4 v) {
+#if SCATTER_DTYPE == 4
+    return real_is_nan(real_of(v.xy));
+#else
+    return real_is_nan(widen(v.x));
+#endif
+}
+SCATTER_WINDOW_ATOMIC(scratch_min_word, scratch_windows, atomicMin)
+#endif
 
 uint out_compare_swap(uint word, uint compare, uint value) {
     uint o = offset_in_window(word);
@@ -167,14 +195,31 @@ void apply_atomic(uint byte, uvec4 u, uint r) {
 void main() {
     uint id = invocation_index();
     if (id >= pc.count || operation_failed()) return;
-    int out_offset, update_offset;
-    if (!locate(int(id), out_offset, update_offset)) return;
+    int out_offset, update_offset, key;
+    if (!locate(int(id), out_offset, update_offset, key)) return;
     uint to = tensor_byte(T_OUT, out_offset);
     uint r = uint(p[P_REDUCTION]);
     if (pc.mode == SCATTER_MODE_ATOMIC_RESET) {
         store_out_element(to, identity_raw(r));
         return;
     }
+#if defined(FLOAT_MAX_MIN)
+    if (r == R_MAX || r == R_MIN) {
+        uvec4 u = load_update_element(tensor_byte(T_UPDATES, update_offset));
+        uint first_nan = uint(p[P_FIRST_NAN_BASE] + key);
+        if (pc.mode == SCATTER_MODE_ATOMIC_FIRST_NAN) {
+            // One writer per target: the first NaN update, unless self was NaN (out holds only
+            // self and non-NaN updates after APPLY, so a NaN there is self's).
+            if (element_is_nan(u) && scratch_word(first_nan) == id && !element_is_nan(load_out_element(to)))
+                store_out_element(to, u);
+        } else if (element_is_nan(u)) {
+            scratch_min_word(first_nan, id);
+        } else {
+            apply_atomic(to, u, r);
+        }
+        return;
+    }
+#endif
 #if defined(ATOMIC_FLOAT_ADD)
     if (pc.mode == SCATTER_MODE_ATOMIC_CANONICALIZE) {
         // Every writer of a target stores the same bits; APPLY has finished (a barrier apart).

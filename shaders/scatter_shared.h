@@ -35,6 +35,7 @@
 #define SCATTER_MODE_ATOMIC_APPLY 0      /* atomic pass: each update into its target */
 #define SCATTER_MODE_ATOMIC_RESET 1      /* atomic pass, exclude_self: hit targets = identity */
 #define SCATTER_MODE_ATOMIC_CANONICALIZE 2 /* atomic pass, native float atomics: NaN -> canonical */
+#define SCATTER_MODE_ATOMIC_FIRST_NAN 3  /* atomic pass, float max/min: first NaN update wins */
 #define SCATTER_MODE_WINNER 0            /* buckets pass: the last update of each key */
 #define SCATTER_MODE_COUNT 1             /* buckets pass: updates per key, arrival rank per item */
 #define SCATTER_MODE_ALLOCATE 2          /* buckets pass: each key's range of the list */
@@ -78,6 +79,8 @@
 #define P_TOTAL_WORD 25      /* reductions: list words handed out so far */
 #define P_IN_PLACE 26        /* out is data: the target modes read self from out */
 #define P_FLOAT_TEST 27      /* test switch for exact_arith.glsl: SCATTER_FLOAT_TEST_* bits, else 0 */
+#define P_FIRST_NAN_BASE 28  /* atomic path, float max/min: per out element, the first NaN
+                                update's id (0xffffffff: none) */
 #define P_TENSORS 32         /* first tensor block */
 
 /* One tensor block: rank, element size, byte position of element 0 in the bound windows,

@@ -115,6 +115,7 @@ void RecordedOperation::fill_parameters(int32_t* p) const {
     p[P_LIST_BASE] = int32_t(target_.list);
     p[P_TOTAL_WORD] = int32_t(target_.total);
     p[P_IN_PLACE] = plan.in_place ? 1 : 0;
+    p[P_FIRST_NAN_BASE] = int32_t(first_nan_at_);
     p[P_FLOAT_TEST] = ((device_.features & kFeatureSubnormals) ? 0 : SCATTER_FLOAT_TEST_FLUSH) |
                       ((device_.features & kFeatureFloatFastPath) ? 0 : SCATTER_FLOAT_TEST_SOFT);
     p[P_SLICE_OFFSET_BASE] = 0;
@@ -310,6 +311,9 @@ Status RecordedOperation::record(const OpPlan& plan, VkCommandBuffer cmd, bool a
         zeroed_words = uint64_t(p.out.element_count);
     }
     if (zeroed_words > 0) vk.vkCmdFillBuffer(cmd, scratch_.allocation.buffer, zeroed_at * 4, zeroed_words * 4, 0);
+    if (atomic_path_ && float_max_min() && !p.out.empty())  // first-NaN table: no NaN yet
+        vk.vkCmdFillBuffer(cmd, scratch_.allocation.buffer, first_nan_at_ * 4, uint64_t(p.out.element_count) * 4,
+                           SCATTER_STATUS_NONE);
     auto filled = vk_struct<VkMemoryBarrier>(VK_STRUCTURE_TYPE_MEMORY_BARRIER);
     filled.srcAccessMask = VK_ACCESS_TRANSFER_WRITE_BIT;
     filled.dstAccessMask = VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT;
@@ -329,6 +333,7 @@ Status RecordedOperation::record(const OpPlan& plan, VkCommandBuffer cmd, bool a
         if (p.exclude_self) dispatch(cmd, atomic_pass, SCATTER_MODE_ATOMIC_RESET, updates);
         dispatch(cmd, atomic_pass, SCATTER_MODE_ATOMIC_APPLY, updates);
         if (passes.native_float_add) dispatch(cmd, atomic_pass, SCATTER_MODE_ATOMIC_CANONICALIZE, updates);
+        if (float_max_min()) dispatch(cmd, atomic_pass, SCATTER_MODE_ATOMIC_FIRST_NAN, updates);
     } else if (target_path_) {
         record_target_passes(cmd, buckets_pass, scatter_pass);
     } else if (!p.in_place) {
@@ -396,6 +401,12 @@ Status RecordedOperation::choose_pipelines(Passes* out) const {
     return Status();
 }
 
+bool RecordedOperation::float_max_min() const {
+    const scatter_dtype t = plan_.data.dtype();
+    return (plan_.reduction == SCATTER_REDUCTION_MAX || plan_.reduction == SCATTER_REDUCTION_MIN) &&
+           t >= SCATTER_DTYPE_F16 && t <= SCATTER_DTYPE_F64;
+}
+
 bool RecordedOperation::atomic_path_fits() const {
     const OpPlan& p = plan_;
     const scatter_reduction r = p.reduction;
@@ -403,11 +414,16 @@ bool RecordedOperation::atomic_path_fits() const {
     if (r == SCATTER_REDUCTION_NONE || r == SCATTER_REDUCTION_MEAN) return false;  // mean needs counts
     const scatter_dtype t = p.data.dtype();
     if (t == SCATTER_DTYPE_C128 || t == SCATTER_DTYPE_OPAQUE) return false;  // no 16-byte atomics
-    // Wrapping integer add/sub/mul/max/min and bool or/and give the same bits in any order;
-    // everything else only when the caller allows non-determinism.
+    // Wrapping integer add/sub/mul/max/min, bool or/and and float max/min (NaN updates set
+    // aside, see atomic.comp) give the same bits in any order; everything else only when the
+    // caller allows non-determinism.
     const bool integer = t >= SCATTER_DTYPE_I8 && t <= SCATTER_DTYPE_U64;
-    const bool order_free = (integer && r != SCATTER_REDUCTION_DIV) || t == SCATTER_DTYPE_BOOL;
+    const bool order_free = (integer && r != SCATTER_REDUCTION_DIV) || t == SCATTER_DTYPE_BOOL || float_max_min();
     if (!order_free && p.deterministic) return false;
+    if (float_max_min()) {  // the first-NaN table: one scratch word per out element
+        const uint64_t words = (p.op == OpKind::Elements ? 0 : uint64_t(3 * p.slices)) + uint64_t(p.out.element_count);
+        if (words > device_.window_bytes * SCATTER_WINDOWS / 4 || words > uint64_t(INT32_MAX)) return false;
+    }
     if (p.out.element_size == 8) {
         const uint64_t needed = SCATTER_FEATURE_INT64 | SCATTER_FEATURE_INT64_ATOMICS;
         if ((device_.features & needed) != needed) return false;
@@ -423,12 +439,14 @@ uint64_t RecordedOperation::plan_scratch() {
     // Slice tables first (rows/nd): target offset, target row and updates offset per slice.
     const uint64_t tables = slices ? uint64_t(3 * p.slices) : 0;
     atomic_path_ = atomic_path_fits();
-    if (atomic_path_) {  // needs the slice tables only (exclude_self resets targets, no counts)
+    if (atomic_path_) {  // the slice tables (exclude_self resets targets, no counts), and for
+                         // float max/min the first-NaN table
         target_path_ = false;
         target_ = TargetLayout();
         has_counts_ = false;
         counts_words_at_ = tables;
-        return tables;
+        first_nan_at_ = tables;
+        return tables + (float_max_min() ? uint64_t(p.out.element_count) : 0);
     }
     TargetLayout t;
     t.keys = slices ? p.target_rows : p.out.element_count;

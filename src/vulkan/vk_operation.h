@@ -13,7 +13,8 @@
 //   3. copy     out = data, unless in place
 //   4. atomic   exclude_self only: hit targets = the identity
 //   5. atomic   one invocation per update element: a read-modify-write of its target
-//   6. atomic   native f32 atomicAdd only: NaN targets take the canonical NaN
+//   6. atomic   native f32 atomicAdd only: NaN targets take the canonical NaN;
+//               float max/min only: each target's first NaN update (FIRST_NAN)
 // or the owner-computes path (when the bucket tables do not fit in scratch's windows, or data
 // is not aligned for typed reads):
 //   3. copy     out = data, unless in place
@@ -67,6 +68,8 @@ private:
     // Whether the atomic path may run the plan: an order-free reduction (or allowed
     // non-determinism) and atomics wide enough for the element (see atomic.comp).
     bool atomic_path_fits() const;
+    // max/min of a real float dtype: on the atomic path, NaN updates go to the first-NaN table.
+    bool float_max_min() const;
     void record_target_passes(VkCommandBuffer cmd, VkPipeline buckets, VkPipeline scatter);
     // The pipeline variant of each pass for this plan on this device (see cmake/shaders.cmake).
     struct Passes {
@@ -95,6 +98,7 @@ private:
     bool has_counts_ = false;
     uint64_t params_at_ = 0, status_at_ = 0, scratch_bytes_ = 0;
     uint64_t counts_words_at_ = 0;  // word offset of the counts inside scratch
+    uint64_t first_nan_at_ = 0;     // atomic path, float max/min: the first-NaN table in scratch
     uint64_t out_staged_at_ = 0;
     bool out_on_host_ = false;
     Binding out_, data_, indices_, updates_;

@@ -106,6 +106,58 @@ TEST_F(Atomics, OrderFreeReductionsMatchTheCpuUnderContention) {
     }
 }
 
+// Float max/min take the atomic path by default with NaN updates set aside: under contention,
+// with NaNs of different payloads and signs (the first in row-major order must win, or a NaN self),
+// signed zeros, infinities and subnormals, the bits must be the CPU's.
+TEST_F(Atomics, FloatMaxMinMatchTheCpuWithNaNPayloadsUnderContention) {
+    std::mt19937_64 rng(47);
+    // Bit patterns in the top of a 64-bit word, cut down to each width (f16 and bf16 keep the top
+    // 16 bits of the f32 pattern's pool entry; NaN payloads stay NaN in every width).
+    const uint32_t f32_pool[] = {0x7fc00000u, 0x7fc00001u, 0xffc12345u, 0x7f800001u, 0x7fe00000u, 0x00000000u,
+                                 0x80000000u, 0x7f800000u, 0xff800000u, 0x00000001u, 0x80000001u, 0x3f800000u,
+                                 0xbf800000u, 0x40000000u, 0xc0400000u, 0x00800000u};
+    const uint16_t f16_pool[] = {0x7e00u, 0x7e01u, 0xfe55u, 0x7c01u, 0x7d00u, 0x0000u, 0x8000u, 0x7c00u,
+                                 0xfc00u, 0x0001u, 0x8001u, 0x3c00u, 0xbc00u, 0x4000u, 0xc200u, 0x0400u};
+    const size_t pool = 16;
+    for (Op op : {Op::Elements, Op::Rows, Op::Nd}) {
+        for (scatter_dtype dtype : {SCATTER_DTYPE_F16, SCATTER_DTYPE_BF16, SCATTER_DTYPE_F32, SCATTER_DTYPE_F64}) {
+            for (scatter_reduction r : {SCATTER_REDUCTION_MAX, SCATTER_REDUCTION_MIN}) {
+                for (bool exclude : {false, true}) {
+                    Case c = contended_case(rng, op, dtype, 5, 3000, false);
+                    auto fill = [&](std::vector<uint8_t>* bytes) {
+                        const size_t size = c.element_size;
+                        for (size_t e = 0; e < bytes->size() / size; ++e) {
+                            // Mostly ordinary values, NaNs now and then: several per target.
+                            const size_t k = rng() % 8 == 0 ? rng() % 5 : 5 + rng() % (pool - 5);
+                            uint8_t* at = bytes->data() + e * size;
+                            if (dtype == SCATTER_DTYPE_F16) std::memcpy(at, &f16_pool[k], 2);
+                            if (dtype == SCATTER_DTYPE_BF16) { uint16_t h = uint16_t(f32_pool[k] >> 16); if (k < 5) h |= 0x40u; std::memcpy(at, &h, 2); }
+                            if (dtype == SCATTER_DTYPE_F32) std::memcpy(at, &f32_pool[k], 4);
+                            if (dtype == SCATTER_DTYPE_F64) {
+                                // Sign, exponent class and payload carried over from the f32 pattern.
+                                const uint32_t b = f32_pool[k];
+                                const uint64_t sign = uint64_t(b >> 31) << 63;
+                                const uint32_t exponent = (b >> 23) & 0xffu;
+                                const uint64_t mantissa = uint64_t(b & 0x7fffffu) << 29;
+                                uint64_t wide = sign | mantissa;
+                                if (exponent == 0xffu) wide |= uint64_t(0x7ff) << 52;
+                                else if (exponent != 0) wide |= uint64_t(exponent - 127 + 1023) << 52;
+                                else wide = sign | (mantissa >> 29);  // zero or a tiny subnormal
+                                std::memcpy(at, &wide, 8);
+                            }
+                        }
+                    };
+                    fill(&c.data);
+                    fill(&c.updates);
+                    c.options.reduction = r;
+                    c.options.flags = exclude ? SCATTER_OPTION_EXCLUDE_SELF : 0;
+                    expect_same_as_cpu(cpu, vulkan, c, "float max/min with NaN payloads");
+                }
+            }
+        }
+    }
+}
+
 // Allowed non-determinism, every reduction but mean: with one update per target the order
 // cannot matter, so the bits must still be the CPU's (floats, complex, and integer div too).
 TEST_F(Atomics, AllowedNondeterminismIsExactWhereOrderCannotMatter) {
