@@ -38,9 +38,9 @@ bool locate(int id, out int out_offset, out int update_offset, out int key) {
     out_offset = 0;
     update_offset = 0;
     key = 0;
-    if (p[P_OP] == SCATTER_OP_ELEMENTS) {
+    if (param(P_OP) == SCATTER_OP_ELEMENTS) {
         // id is a row-major position of indices (updates has the same shape).
-        int axis = p[P_AXIS];
+        int axis = param(P_AXIS);
         int index_offset = 0, key_stride = 1, axis_key_stride = 1;
         int rest = id;
         for (int d = tensor_rank(T_INDICES) - 1; d >= 0; --d) {
@@ -64,18 +64,18 @@ bool locate(int id, out int out_offset, out int update_offset, out int key) {
         return true;
     }
     // rows/nd: id = (outer o, slice j, inner i), inner fastest so neighbours touch neighbours.
-    int inner = p[P_INNER];
-    int slices = p[P_SLICES];
+    int inner = param(P_INNER);
+    int slices = param(P_SLICES);
     int i = id % inner;
     int j = (id / inner) % slices;
     int o = id / inner / slices;
-    int row = int(scratch_word(uint(p[P_SLICE_ROW_BASE] + j)));
+    int row = int(scratch_word(uint(param(P_SLICE_ROW_BASE) + j)));
     if (row < 0) return false;
     int out_base, update_base;
     slice_bases(o, i, out_base, update_base);
-    out_offset = out_base + int(scratch_word(uint(p[P_SLICE_OFFSET_BASE] + j)));
-    update_offset = update_base + int(scratch_word(uint(p[P_SLICE_UPDATE_BASE] + j)));
-    key = (o * p[P_TARGET_ROWS] + row) * inner + i;
+    out_offset = out_base + int(scratch_word(uint(param(P_SLICE_OFFSET_BASE) + j)));
+    update_offset = update_base + int(scratch_word(uint(param(P_SLICE_UPDATE_BASE) + j)));
+    key = (o * param(P_TARGET_ROWS) + row) * inner + i;
     return true;
 }
 
@@ -198,7 +198,7 @@ void main() {
     int out_offset, update_offset, key;
     if (!locate(int(id), out_offset, update_offset, key)) return;
     uint to = tensor_byte(T_OUT, out_offset);
-    uint r = uint(p[P_REDUCTION]);
+    uint r = uint(param(P_REDUCTION));
     if (pc.mode == SCATTER_MODE_ATOMIC_RESET) {
         store_out_element(to, identity_raw(r));
         return;
@@ -206,7 +206,7 @@ void main() {
 #if defined(FLOAT_MAX_MIN)
     if (r == R_MAX || r == R_MIN) {
         uvec4 u = load_update_element(tensor_byte(T_UPDATES, update_offset));
-        uint first_nan = uint(p[P_FIRST_NAN_BASE] + key);
+        uint first_nan = uint(param(P_FIRST_NAN_BASE) + key);
         if (pc.mode == SCATTER_MODE_ATOMIC_FIRST_NAN) {
             // One writer per target: the first NaN update, unless self was NaN (out holds only
             // self and non-NaN updates after APPLY, so a NaN there is self's).

@@ -31,8 +31,8 @@ uint scratch_add_word(uint word, uint value) {
 
 // The key of `item`, or -1 when its update is skipped (out-of-range policy skip).
 int key_of(int item) {
-    if (p[P_OP] != SCATTER_OP_ELEMENTS) return int(scratch_word(uint(p[P_SLICE_ROW_BASE] + item)));
-    int axis = p[P_AXIS];
+    if (param(P_OP) != SCATTER_OP_ELEMENTS) return int(scratch_word(uint(param(P_SLICE_ROW_BASE) + item)));
+    int axis = param(P_AXIS);
     int index_offset = 0, key = 0, key_stride = 1, axis_key_stride = 1;
     int rest = item;
     for (int d = tensor_rank(T_INDICES) - 1; d >= 0; --d) {
@@ -50,7 +50,7 @@ int key_of(int item) {
     return key;
 }
 
-uint bucket_word(int base, int key) { return uint(p[base] + key); }
+uint bucket_word(int base, int key) { return uint(param(base) + key); }
 
 // ALLOCATE, one atomic per workgroup rather than per key (a single counter taking one atomic per
 // key serializes millions of them): the workgroup scans its keys' counts, with subgroup scans where
@@ -75,7 +75,7 @@ uint workgroup_prefix(uint n) {
             group_offsets[i] = sum;
             sum += c;
         }
-        group_base = sum == 0u ? 0u : scratch_add_word(uint(p[P_TOTAL_WORD]), sum);
+        group_base = sum == 0u ? 0u : scratch_add_word(uint(param(P_TOTAL_WORD)), sum);
     }
     barrier();
     return group_offsets[gl_SubgroupID] + in_subgroup;
@@ -92,7 +92,7 @@ uint workgroup_prefix(uint n) {
             group_offsets[i] = sum;
             sum += c;
         }
-        group_base = sum == 0u ? 0u : scratch_add_word(uint(p[P_TOTAL_WORD]), sum);
+        group_base = sum == 0u ? 0u : scratch_add_word(uint(param(P_TOTAL_WORD)), sum);
     }
     barrier();
     return group_offsets[lane];
@@ -160,14 +160,14 @@ void main() {
     } else if (pc.mode == SCATTER_MODE_COUNT) {
         int key = key_of(i);
         uint rank = key < 0 ? 0xffffffffu : scratch_add_word(bucket_word(P_COUNTS_BASE, key), 1u);
-        scratch_store_word(uint(p[P_RANK_BASE] + i), rank);
+        scratch_store_word(uint(param(P_RANK_BASE) + i), rank);
     } else if (pc.mode == SCATTER_MODE_PLACE) {
-        uint rank = scratch_word(uint(p[P_RANK_BASE] + i));
+        uint rank = scratch_word(uint(param(P_RANK_BASE) + i));
         if (rank == 0xffffffffu) return;
         int key = key_of(i);
-        scratch_store_word(uint(p[P_LIST_BASE]) + scratch_word(bucket_word(P_START_BASE, key)) + rank, id);
+        scratch_store_word(uint(param(P_LIST_BASE)) + scratch_word(bucket_word(P_START_BASE, key)) + rank, id);
     } else {  // SCATTER_MODE_SORT
         uint n = scratch_word(bucket_word(P_COUNTS_BASE, i));
-        if (n != 0u) sort_bucket(uint(p[P_LIST_BASE]) + scratch_word(bucket_word(P_START_BASE, i)), n);
+        if (n != 0u) sort_bucket(uint(param(P_LIST_BASE)) + scratch_word(bucket_word(P_START_BASE, i)), n);
     }
 }

@@ -23,9 +23,13 @@ layout(push_constant) uniform PushConstants {
 #else
 #define SCATTER_OUT_QUALIFIER restrict
 #endif
+// The parameter block is a uniform buffer: every invocation reads the same words, which GPUs
+// serve from their constant caches (and lavapipe as scalars, not per-lane gathers). std140 pads
+// an int array to 16 bytes per element, so it is declared as ivec4s.
+layout(std140, binding = SCATTER_BINDING_PARAMS) uniform Params { ivec4 param_words[P_TOTAL_INTS / 4]; };
+int param(int i) { return param_words[i >> 2][i & 3]; }
 // No two bindings share memory (core rejects overlapping tensors; in place, data is never read):
-// `restrict` lets the compiler keep parameters and tensor words in registers across stores.
-layout(std430, binding = SCATTER_BINDING_PARAMS) restrict readonly buffer Params { int p[]; };
+// `restrict` lets the compiler keep tensor words in registers across stores.
 layout(std430, binding = SCATTER_BINDING_STATUS) buffer Status { uint status_words[]; };
 layout(std430, binding = SCATTER_BINDING_OUT) SCATTER_OUT_QUALIFIER buffer OutWindow { uint w[]; } out_windows[SCATTER_WINDOWS];
 layout(std430, binding = SCATTER_BINDING_DATA) restrict readonly buffer DataWindow { uint w[]; } data_windows[SCATTER_WINDOWS];
@@ -38,8 +42,11 @@ uint invocation_index() {
            gl_LocalInvocationID.x;
 }
 
-uint window_of(uint word) { return word >> uint(p[P_WINDOW_SHIFT]); }
-uint offset_in_window(uint word) { return word & ((1u << uint(p[P_WINDOW_SHIFT])) - 1u); }
+// Specialization constant 0: every binding lies within its first window (the host checks), so
+// the window of every word is 0; drivers then fold the accessors' window switches away.
+layout(constant_id = 0) const bool ONE_WINDOW = false;
+uint window_of(uint word) { return ONE_WINDOW ? 0u : word >> uint(param(P_WINDOW_SHIFT)); }
+uint offset_in_window(uint word) { return ONE_WINDOW ? word : word & ((1u << uint(param(P_WINDOW_SHIFT))) - 1u); }
 
 // Windows are indexed by constants only, so no descriptor-indexing feature is needed.
 #define SCATTER_WINDOW_LOAD(NAME, BLOCK)                           \
@@ -158,7 +165,7 @@ uint piece_size_for(uint a, uint b, uint size) {
 }
 
 // ---- tensor geometry from the parameter block ----
-int tensor_int(int t, int field) { return p[P_TENSORS + t * P_TENSOR_INTS + field]; }
+int tensor_int(int t, int field) { return param(P_TENSORS + t * P_TENSOR_INTS + field); }
 int tensor_rank(int t) { return tensor_int(t, T_RANK); }
 int tensor_element_size(int t) { return tensor_int(t, T_ELEMENT_SIZE); }
 int tensor_shape(int t, int d) { return tensor_int(t, T_SHAPE + d); }
@@ -192,7 +199,7 @@ const int INDEX_ABOVE = 2;  // at or above size (also every i64 value at or abov
 int classify_index(int offset, int size, out int resolved) {
     resolved = 0;
     int value;
-    if (p[P_INDEX_IS_I64] != 0) {
+    if (param(P_INDEX_IS_I64) != 0) {
         uint word = uint(tensor_int(T_INDICES, T_BASE_BYTE) + offset * 8) >> 2u;
         uint lo = index_word(word);
         int hi = int(index_word(word + 1u));
@@ -212,7 +219,7 @@ int classify_index(int offset, int size, out int resolved) {
 bool resolve_index(int offset, int size, out int resolved) {
     int kind = classify_index(offset, size, resolved);
     if (kind == INDEX_IN_RANGE) return true;
-    if (p[P_POLICY] != 3 /* SCATTER_OUT_OF_RANGE_CLAMP */ || size == 0) return false;
+    if (param(P_POLICY) != 3 /* SCATTER_OUT_OF_RANGE_CLAMP */ || size == 0) return false;
     resolved = kind == INDEX_BELOW ? 0 : size - 1;
     return true;
 }
@@ -224,16 +231,16 @@ void slice_bases(int o, int i, out int out_offset, out int update_offset) {
     update_offset = 0;
     // The inner part: data dims from P_INNER_FIRST_DIM on.
     int rest = i;
-    for (int d = tensor_rank(T_OUT) - 1; d >= p[P_INNER_FIRST_DIM]; --d) {
+    for (int d = tensor_rank(T_OUT) - 1; d >= param(P_INNER_FIRST_DIM); --d) {
         int size = tensor_shape(T_OUT, d);
         int c = rest % size;
         rest /= size;
         out_offset += c * tensor_stride(T_OUT, d);
-        update_offset += c * tensor_stride(T_UPDATES, d + p[P_UPDATE_DIM_SHIFT]);
+        update_offset += c * tensor_stride(T_UPDATES, d + param(P_UPDATE_DIM_SHIFT));
     }
     // The outer part (rows only): data dims before the axis, the same dims in updates.
     rest = o;
-    for (int d = p[P_OP] == SCATTER_OP_ROWS ? p[P_AXIS] - 1 : -1; d >= 0; --d) {
+    for (int d = param(P_OP) == SCATTER_OP_ROWS ? param(P_AXIS) - 1 : -1; d >= 0; --d) {
         int size = tensor_shape(T_OUT, d);
         int c = rest % size;
         rest /= size;

@@ -43,7 +43,7 @@ uvec2 scaled_down(uvec2 s, int M, int BIAS) {
 
 // Test switch (SCATTER_VULKAN_DISABLE_FEATURES=subnormals / float_fast_path): the hardware ops
 // below behave as on a flushing device, or f32 mul never trusts the hardware.
-bool float_test(int bit) { return (p[P_FLOAT_TEST] & bit) != 0; }
+bool float_test(int bit) { return (param(P_FLOAT_TEST) & bit) != 0; }
 float flushed(float x) {
     uint b = floatBitsToUint(x);
     return (b & 0x7f800000u) == 0u ? uintBitsToFloat(b & 0x80000000u) : x;

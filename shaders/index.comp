@@ -11,7 +11,7 @@
 void validate_elements(int position) {
     int resolved;
     int offset = offset_of_flat(T_INDICES, position);
-    if (classify_index(offset, tensor_shape(T_OUT, p[P_AXIS]), resolved) != INDEX_IN_RANGE)
+    if (classify_index(offset, tensor_shape(T_OUT, param(P_AXIS)), resolved) != INDEX_IN_RANGE)
         atomicMin(status_words[S_BAD_INDEX], uint(position));
 }
 
@@ -20,7 +20,7 @@ void resolve_slice(int j) {
     int row = 0;
     int out_offset = 0;
     int update_offset = 0;
-    int slice_dims = p[P_SLICE_DIMS];
+    int slice_dims = param(P_SLICE_DIMS);
     // j over the slice dims of indices (rows: all of them; nd: all but the last).
     int rest = j;
     int index_offset = 0;
@@ -29,11 +29,11 @@ void resolve_slice(int j) {
         int c = rest % size;
         rest /= size;
         index_offset += c * tensor_stride(T_INDICES, e);
-        update_offset += c * tensor_stride(T_UPDATES, p[P_UPDATE_SLICE_DIM] + e);
+        update_offset += c * tensor_stride(T_UPDATES, param(P_UPDATE_SLICE_DIM) + e);
     }
-    bool report = p[P_POLICY] == 1 /* SCATTER_OUT_OF_RANGE_ERROR */;
-    if (p[P_OP] == SCATTER_OP_ROWS) {
-        int axis = p[P_AXIS];
+    bool report = param(P_POLICY) == 1 /* SCATTER_OUT_OF_RANGE_ERROR */;
+    if (param(P_OP) == SCATTER_OP_ROWS) {
+        int axis = param(P_AXIS);
         int coordinate;
         if (!resolve_index(index_offset, tensor_shape(T_OUT, axis), coordinate)) {
             applied = false;
@@ -42,7 +42,7 @@ void resolve_slice(int j) {
         row = coordinate;
         out_offset = coordinate * tensor_stride(T_OUT, axis);
     } else {
-        int depth = p[P_DEPTH];
+        int depth = param(P_DEPTH);
         int last_stride = tensor_stride(T_INDICES, slice_dims);
         for (int c = 0; c < depth; ++c) {
             int size = tensor_shape(T_OUT, c);
@@ -55,9 +55,9 @@ void resolve_slice(int j) {
             out_offset += coordinate * tensor_stride(T_OUT, c);
         }
     }
-    scratch_store_word(uint(p[P_SLICE_ROW_BASE] + j), uint(applied ? row : -1));
-    scratch_store_word(uint(p[P_SLICE_OFFSET_BASE] + j), uint(out_offset));
-    scratch_store_word(uint(p[P_SLICE_UPDATE_BASE] + j), uint(update_offset));
+    scratch_store_word(uint(param(P_SLICE_ROW_BASE) + j), uint(applied ? row : -1));
+    scratch_store_word(uint(param(P_SLICE_OFFSET_BASE) + j), uint(out_offset));
+    scratch_store_word(uint(param(P_SLICE_UPDATE_BASE) + j), uint(update_offset));
 }
 
 bool update_is_zero(int position) {
@@ -72,12 +72,12 @@ bool update_is_zero(int position) {
 void check_divisor(int position) {
     if (!update_is_zero(position)) return;
     bool applied;
-    if (p[P_OP] == SCATTER_OP_ELEMENTS) {
+    if (param(P_OP) == SCATTER_OP_ELEMENTS) {
         int resolved;
-        applied = resolve_index(offset_of_flat(T_INDICES, position), tensor_shape(T_OUT, p[P_AXIS]), resolved);
+        applied = resolve_index(offset_of_flat(T_INDICES, position), tensor_shape(T_OUT, param(P_AXIS)), resolved);
     } else {
-        int j = (position / p[P_INNER]) % p[P_SLICES];
-        applied = int(scratch_word(uint(p[P_SLICE_ROW_BASE] + j))) >= 0;
+        int j = (position / param(P_INNER)) % param(P_SLICES);
+        applied = int(scratch_word(uint(param(P_SLICE_ROW_BASE) + j))) >= 0;
     }
     if (applied) atomicMin(status_words[S_BAD_DIVISOR], uint(position));
 }

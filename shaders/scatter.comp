@@ -43,15 +43,15 @@ void apply_update(int out_offset, int update_offset, int count_index) {
     uint piece = piece_size_for(from, to, size);
     for (uint b = 0u; b < size; b += piece) out_store_piece(to + b, piece, update_piece(from + b, piece));
 #else
-    uint reduction = uint(p[P_REDUCTION]);
+    uint reduction = uint(param(P_REDUCTION));
     uvec4 target;
     bool fresh = false;
-    if (p[P_HAS_COUNTS] != 0) {
+    if (param(P_HAS_COUNTS) != 0) {
         // Only this invocation touches this target, so the count needs no atomics.
-        uint word = uint(p[P_COUNTS_BASE] + count_index);
+        uint word = uint(param(P_COUNTS_BASE) + count_index);
         uint hits = scratch_word(word);
         scratch_store_word(word, hits + 1u);
-        fresh = hits == 0u && p[P_EXCLUDE_SELF] != 0;
+        fresh = hits == 0u && param(P_EXCLUDE_SELF) != 0;
     }
     target = fresh ? identity_raw(reduction) : load_out_element(to);
     store_out_element(to, step_raw(reduction, target, load_update_element(from)));
@@ -59,7 +59,7 @@ void apply_update(int out_offset, int update_offset, int count_index) {
 }
 
 void apply_elements_column(int column) {
-    int axis = p[P_AXIS];
+    int axis = param(P_AXIS);
     int rank = tensor_rank(T_INDICES);
     int index_offset = 0, update_offset = 0, out_offset = 0, count_offset = 0;
     int count_stride = 1;  // row-major strides of the data shape index the hit counts
@@ -91,27 +91,27 @@ void apply_elements_column(int column) {
 }
 
 void apply_slices_column(int column) {
-    int inner = p[P_INNER];
+    int inner = param(P_INNER);
     int i = column % inner;
     int o = column / inner;
     int out_offset, update_offset;
     slice_bases(o, i, out_offset, update_offset);
-    int slices = p[P_SLICES];
-    int target_rows = p[P_TARGET_ROWS];
+    int slices = param(P_SLICES);
+    int target_rows = param(P_TARGET_ROWS);
     for (int j = 0; j < slices; ++j) {
-        int row = int(scratch_word(uint(p[P_SLICE_ROW_BASE] + j)));
+        int row = int(scratch_word(uint(param(P_SLICE_ROW_BASE) + j)));
         if (row < 0) continue;
-        apply_update(out_offset + int(scratch_word(uint(p[P_SLICE_OFFSET_BASE] + j))),
-                     update_offset + int(scratch_word(uint(p[P_SLICE_UPDATE_BASE] + j))),
+        apply_update(out_offset + int(scratch_word(uint(param(P_SLICE_OFFSET_BASE) + j))),
+                     update_offset + int(scratch_word(uint(param(P_SLICE_UPDATE_BASE) + j))),
                      (o * target_rows + row) * inner + i);
     }
 }
 
 #if SCATTER_DTYPE != SCATTER_DT_RAW
 void finish_mean(int position) {
-    uint hits = scratch_word(uint(p[P_COUNTS_BASE] + position));
+    uint hits = scratch_word(uint(param(P_COUNTS_BASE) + position));
     if (hits == 0u) return;
-    uint terms = hits + (p[P_EXCLUDE_SELF] != 0 ? 0u : 1u);
+    uint terms = hits + (param(P_EXCLUDE_SELF) != 0 ? 0u : 1u);
     uint byte = tensor_byte(T_OUT, offset_of_flat(T_OUT, position));
     store_out_element(byte, mean_raw(load_out_element(byte), terms));
 }
@@ -122,9 +122,9 @@ void finish_mean(int position) {
 // of slice 0 at t's outer and inner position.
 int target_key(int t, out int update_base) {
     update_base = 0;
-    if (p[P_OP] == SCATTER_OP_ELEMENTS) return t;
-    int inner = p[P_INNER];
-    int rows = p[P_TARGET_ROWS];
+    if (param(P_OP) == SCATTER_OP_ELEMENTS) return t;
+    int inner = param(P_INNER);
+    int rows = param(P_TARGET_ROWS);
     int out_base;
     slice_bases(t / (rows * inner), t % inner, out_base, update_base);
     return (t / inner) % rows;
@@ -132,18 +132,18 @@ int target_key(int t, out int update_base) {
 
 // Element offset in updates of `item` reaching a target whose slice-0 offset is update_base.
 int item_update_offset(int item, int update_base) {
-    if (p[P_OP] == SCATTER_OP_ELEMENTS) return offset_of_flat(T_UPDATES, item);
-    return update_base + int(scratch_word(uint(p[P_SLICE_UPDATE_BASE] + item)));
+    if (param(P_OP) == SCATTER_OP_ELEMENTS) return offset_of_flat(T_UPDATES, item);
+    return update_base + int(scratch_word(uint(param(P_SLICE_UPDATE_BASE) + item)));
 }
 
-bool in_place() { return p[P_IN_PLACE] != 0; }
+bool in_place() { return param(P_IN_PLACE) != 0; }
 
 #if SCATTER_DTYPE == SCATTER_DT_RAW
 // `none`: out[t] = the winning update, or data[t] when no update reaches t.
 void gather_winner(int t) {
     int update_base;
     int key = target_key(t, update_base);
-    uint winner = scratch_word(uint(p[P_WINNER_BASE] + key));
+    uint winner = scratch_word(uint(param(P_WINNER_BASE) + key));
     if (winner == 0u && in_place()) return;
     uint size = uint(tensor_element_size(T_OUT));
     uint to = tensor_byte(T_OUT, offset_of_flat(T_OUT, t));
@@ -169,7 +169,7 @@ uvec4 load_data_element(uint byte) {
 void apply_target(int t) {
     int update_base;
     int key = target_key(t, update_base);
-    uint hits = scratch_word(uint(p[P_COUNTS_BASE] + key));
+    uint hits = scratch_word(uint(param(P_COUNTS_BASE) + key));
     uint to = tensor_byte(T_OUT, offset_of_flat(T_OUT, t));
     if (hits == 0u && in_place()) return;
     uvec4 self = in_place() ? load_out_element(to) : load_data_element(tensor_byte(T_DATA, offset_of_flat(T_DATA, t)));
@@ -177,10 +177,10 @@ void apply_target(int t) {
         store_out_element(to, self);
         return;
     }
-    uint reduction = uint(p[P_REDUCTION]);
-    bool exclude = p[P_EXCLUDE_SELF] != 0;
+    uint reduction = uint(param(P_REDUCTION));
+    bool exclude = param(P_EXCLUDE_SELF) != 0;
     uvec4 value = exclude ? identity_raw(reduction) : self;
-    uint first = uint(p[P_LIST_BASE]) + scratch_word(uint(p[P_START_BASE] + key));
+    uint first = uint(param(P_LIST_BASE)) + scratch_word(uint(param(P_START_BASE) + key));
     for (uint k = 0u; k < hits; ++k) {
         int item = int(scratch_word(first + k));
         value = step_raw(reduction, value, load_update_element(tensor_byte(T_UPDATES, item_update_offset(item, update_base))));
@@ -210,6 +210,6 @@ void main() {
         return;
     }
 #endif
-    if (p[P_OP] == SCATTER_OP_ELEMENTS) apply_elements_column(int(id));
+    if (param(P_OP) == SCATTER_OP_ELEMENTS) apply_elements_column(int(id));
     else apply_slices_column(int(id));
 }

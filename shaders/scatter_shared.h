@@ -14,7 +14,7 @@
 #define SCATTER_WINDOWS 4
 
 /* Descriptor bindings (set 0). */
-#define SCATTER_BINDING_PARAMS 0  /* int32 parameter block, layout below */
+#define SCATTER_BINDING_PARAMS 0  /* uniform buffer: the int32 parameter block, layout below */
 #define SCATTER_BINDING_STATUS 1  /* uint32 status words, layout below */
 #define SCATTER_BINDING_OUT 2     /* windows over out (written) */
 #define SCATTER_BINDING_DATA 3    /* windows over data (read by the copy pass) */

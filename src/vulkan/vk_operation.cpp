@@ -84,7 +84,8 @@ Status RecordedOperation::bind_tensor(const TensorView& view, uint64_t staged_at
         b->start = span_start / device_.offset_alignment * device_.offset_alignment;
         b->base_byte = element0 - int64_t(b->start);
     }
-    if (uint64_t(b->base_byte + view.end_byte) > windows_bytes)
+    b->end = uint64_t(std::max<int64_t>(b->base_byte + view.end_byte, 0));
+    if (b->end > windows_bytes)
         return make_error(SCATTER_ERROR_UNSUPPORTED,
                           "a tensor spanning %" PRId64 " bytes exceeds the %" PRIu64
                           " bytes one Vulkan binding (%d windows of maxStorageBufferRange) can address",
@@ -150,11 +151,12 @@ void RecordedOperation::fill_parameters(int32_t* p) const {
 Status RecordedOperation::write_descriptors() {
     pool_ = device_.transient->take_descriptor_pool();
     if (pool_ == VK_NULL_HANDLE) {
-        VkDescriptorPoolSize size{VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 2 + 5 * SCATTER_WINDOWS};
+        VkDescriptorPoolSize sizes[2] = {{VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER, 1},
+                                         {VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1 + 5 * SCATTER_WINDOWS}};
         auto pool_info = vk_struct<VkDescriptorPoolCreateInfo>(VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO);
         pool_info.maxSets = 1;
-        pool_info.poolSizeCount = 1;
-        pool_info.pPoolSizes = &size;
+        pool_info.poolSizeCount = 2;
+        pool_info.pPoolSizes = sizes;
         SCATTER_VK_CHECK(device_.vk.vkCreateDescriptorPool(device_.device, &pool_info, nullptr, &pool_),
                          "vkCreateDescriptorPool");
     }
@@ -193,7 +195,8 @@ Status RecordedOperation::write_descriptors() {
         w.dstSet = set_;
         w.dstBinding = binding;
         w.descriptorCount = binding < SCATTER_BINDING_OUT ? 1 : SCATTER_WINDOWS;
-        w.descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER;
+        w.descriptorType =
+            binding == SCATTER_BINDING_PARAMS ? VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER : VK_DESCRIPTOR_TYPE_STORAGE_BUFFER;
         w.pBufferInfo = &infos[next];
         next += w.descriptorCount;
     }
@@ -291,7 +294,8 @@ Status RecordedOperation::record(const OpPlan& plan, VkCommandBuffer cmd, bool a
     const VolkDeviceTable& vk = device_.vk;
     auto before = vk_struct<VkMemoryBarrier>(VK_STRUCTURE_TYPE_MEMORY_BARRIER);
     before.srcAccessMask = VK_ACCESS_HOST_WRITE_BIT | VK_ACCESS_TRANSFER_WRITE_BIT | VK_ACCESS_SHADER_WRITE_BIT;
-    before.dstAccessMask = VK_ACCESS_TRANSFER_WRITE_BIT | VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT;
+    before.dstAccessMask = VK_ACCESS_TRANSFER_WRITE_BIT | VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT |
+                           VK_ACCESS_UNIFORM_READ_BIT;  // the parameter block
     vk.vkCmdPipelineBarrier(cmd, VK_PIPELINE_STAGE_HOST_BIT | VK_PIPELINE_STAGE_TRANSFER_BIT | VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT,
                             VK_PIPELINE_STAGE_TRANSFER_BIT | VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, 0, 1, &before, 0,
                             nullptr, 0, nullptr);
@@ -391,13 +395,20 @@ Status RecordedOperation::choose_pipelines(Passes* out) const {
     out->native_float_add = atomic_path_ && t == SCATTER_DTYPE_F32 &&
                             (p.reduction == SCATTER_REDUCTION_ADD || p.reduction == SCATTER_REDUCTION_SUB) &&
                             (features & SCATTER_FEATURE_FLOAT32_ATOMIC_ADD);
-    SCATTER_RETURN_IF_ERROR(pipelines_.get("index", &out->index));
-    SCATTER_RETURN_IF_ERROR(pipelines_.get(raw_small ? "copy_ss" : "copy", &out->copy));
-    SCATTER_RETURN_IF_ERROR(pipelines_.get((features & SCATTER_FEATURE_SUBGROUPS) ? "buckets_sg" : "buckets", &out->buckets));
-    SCATTER_RETURN_IF_ERROR(pipelines_.get(scatter, &out->scatter));
+    // Every binding within its first window (the usual case: windows are up to 512 MiB): the
+    // pipelines specialized for that, with no window switch in the accessors.
+    const uint64_t window = device_.window_bytes;
+    bool one_window = scratch_bytes_ <= window;
+    for (const Binding* b : {&out_, &data_, &indices_, &updates_}) one_window = one_window && b->end <= window;
+    SCATTER_RETURN_IF_ERROR(pipelines_.get("index", one_window, &out->index));
+    SCATTER_RETURN_IF_ERROR(pipelines_.get(raw_small ? "copy_ss" : "copy", one_window, &out->copy));
+    SCATTER_RETURN_IF_ERROR(pipelines_.get((features & SCATTER_FEATURE_SUBGROUPS) ? "buckets_sg" : "buckets", one_window,
+                                           &out->buckets));
+    SCATTER_RETURN_IF_ERROR(pipelines_.get(scatter, one_window, &out->scatter));
     if (atomic_path_)
         SCATTER_RETURN_IF_ERROR(pipelines_.get(
-            out->native_float_add ? std::string("atomic_f32_fa") : std::string("atomic_") + p.data.info->name, &out->atomic));
+            out->native_float_add ? std::string("atomic_f32_fa") : std::string("atomic_") + p.data.info->name, one_window,
+            &out->atomic));
     return Status();
 }
 

@@ -51,6 +51,7 @@ private:
         uint64_t buffer_size = 0;  // size of the whole VkBuffer
         uint64_t start = 0;        // where the first window starts in the VkBuffer
         int64_t base_byte = 0;     // element 0, relative to `start`
+        uint64_t end = 0;          // bytes from `start` the shaders may address
     };
 
     Status check_device_support() const;

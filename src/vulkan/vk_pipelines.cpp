@@ -17,7 +17,8 @@ Status PipelineSet::init(const void* initial_cache, size_t initial_cache_size) {
     VkDescriptorSetLayoutBinding bindings[SCATTER_BINDING_COUNT] = {};
     for (uint32_t b = 0; b < SCATTER_BINDING_COUNT; ++b) {
         bindings[b].binding = b;
-        bindings[b].descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER;
+        bindings[b].descriptorType =
+            b == SCATTER_BINDING_PARAMS ? VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER : VK_DESCRIPTOR_TYPE_STORAGE_BUFFER;
         bindings[b].descriptorCount = b < SCATTER_BINDING_OUT ? 1 : SCATTER_WINDOWS;
         bindings[b].stageFlags = VK_SHADER_STAGE_COMPUTE_BIT;
     }
@@ -42,9 +43,10 @@ Status PipelineSet::init(const void* initial_cache, size_t initial_cache_size) {
     return Status();
 }
 
-Status PipelineSet::get(const std::string& name, VkPipeline* out) {
+Status PipelineSet::get(const std::string& name, bool one_window, VkPipeline* out) {
     std::lock_guard<std::mutex> lock(mutex_);
-    auto found = pipelines_.find(name);
+    const std::string key = one_window ? name + "/one_window" : name;
+    auto found = pipelines_.find(key);
     if (found != pipelines_.end()) {
         *out = found->second;
         return Status();
@@ -62,12 +64,16 @@ Status PipelineSet::get(const std::string& name, VkPipeline* out) {
     info.stage.stage = VK_SHADER_STAGE_COMPUTE_BIT;
     info.stage.module = module;
     info.stage.pName = "main";
+    const VkBool32 one_window_value = one_window ? VK_TRUE : VK_FALSE;
+    const VkSpecializationMapEntry entry{0, 0, sizeof(VkBool32)};
+    VkSpecializationInfo specialization{1, &entry, sizeof one_window_value, &one_window_value};
+    info.stage.pSpecializationInfo = &specialization;
     info.layout = layout_;
     VkPipeline pipeline = VK_NULL_HANDLE;
     VkResult r = device_.vk.vkCreateComputePipelines(device_.device, cache_, 1, &info, nullptr, &pipeline);
     device_.vk.vkDestroyShaderModule(device_.device, module, nullptr);
     if (r != VK_SUCCESS) return vk_error(r, "vkCreateComputePipelines");
-    pipelines_[name] = pipeline;
+    pipelines_[key] = pipeline;
     *out = pipeline;
     return Status();
 }

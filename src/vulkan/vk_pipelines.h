@@ -25,7 +25,9 @@ public:
     Status init(const void* initial_cache, size_t initial_cache_size);
 
     // The pipeline of module `name` (see shader_registry.h), created on first use. Thread-safe.
-    Status get(const std::string& name, VkPipeline* out);
+    // one_window: specialization constant 0 (ONE_WINDOW in shaders/common.glsl), for operations
+    // whose every binding lies within its first window.
+    Status get(const std::string& name, bool one_window, VkPipeline* out);
     Status export_cache(std::vector<uint8_t>* out);
 
     VkDescriptorSetLayout set_layout() const { return set_layout_; }
