@@ -180,6 +180,7 @@ uint64_t masked_features_from_environment() {
         else if (name == "host_visible") mask |= kFeatureHostVisibleBuffers;
         else if (name == "target_path") mask |= kFeatureTargetPath;
         else if (name == "atomic_path") mask |= kFeatureAtomicPath;
+        else if (name == "one_window") mask |= kFeatureOneWindow;
         else if (name == "int64_atomics") mask |= SCATTER_FEATURE_INT64_ATOMICS;
         else if (name == "storage8") mask |= SCATTER_FEATURE_STORAGE8;
         else if (name == "storage16") mask |= SCATTER_FEATURE_STORAGE16;
@@ -196,7 +197,7 @@ uint64_t masked_features_from_environment() {
 
 uint64_t internal_features_from_environment() {
     return (kFeatureHostVisibleBuffers | kFeatureTargetPath | kFeatureAtomicPath | kFeatureSubnormals |
-            kFeatureFloatFastPath) &
+            kFeatureFloatFastPath | kFeatureOneWindow) &
            ~masked_features_from_environment();
 }
 

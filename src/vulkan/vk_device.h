@@ -16,9 +16,9 @@
 namespace scatter {
 
 // Test switch: SCATTER_VULKAN_DISABLE_FEATURES="int64,float64,int64_atomics,storage8,storage16,
-// float_atomics,subgroups,host_visible,target_path,atomic_path,denorm_preserve" hides device
-// features (and algorithms) from contexts so the fallback paths run on a device (lavapipe) that
-// has them all. "subnormals" makes the float
+// float_atomics,subgroups,host_visible,target_path,atomic_path,one_window,denorm_preserve" hides
+// device features (and algorithms) from contexts so the fallback paths run on a device (lavapipe)
+// that has them all. "subnormals" makes the float
 // shaders act as on a device that flushes subnormals (denorm_preserve hidden too);
 // "float_fast_path" makes f32 mul always take its integer path (shaders/exact_arith.glsl).
 constexpr uint64_t kFeatureHostVisibleBuffers = 1ull << 63;  // internal: buffers the CPU can map
@@ -26,6 +26,7 @@ constexpr uint64_t kFeatureTargetPath = 1ull << 62;  // internal: the target-par
 constexpr uint64_t kFeatureSubnormals = 1ull << 61;  // internal: no flush-to-zero emulation
 constexpr uint64_t kFeatureFloatFastPath = 1ull << 60;  // internal: f32 mul may trust the hardware
 constexpr uint64_t kFeatureAtomicPath = 1ull << 59;  // internal: the atomic path (atomic.comp)
+constexpr uint64_t kFeatureOneWindow = 1ull << 58;  // internal: pipelines specialized for one window
 // The SCATTER_FEATURE_* bits that take enabling at device creation (a borrowed device declares
 // them in scatter_vulkan_device_desc.enabled_features).
 constexpr uint64_t kEnableableFeatures = SCATTER_FEATURE_INT64 | SCATTER_FEATURE_FLOAT64 |

@@ -398,7 +398,7 @@ Status RecordedOperation::choose_pipelines(Passes* out) const {
     // Every binding within its first window (the usual case: windows are up to 512 MiB): the
     // pipelines specialized for that, with no window switch in the accessors.
     const uint64_t window = device_.window_bytes;
-    bool one_window = scratch_bytes_ <= window;
+    bool one_window = (features & kFeatureOneWindow) && scratch_bytes_ <= window;
     for (const Binding* b : {&out_, &data_, &indices_, &updates_}) one_window = one_window && b->end <= window;
     SCATTER_RETURN_IF_ERROR(pipelines_.get("index", one_window, &out->index));
     SCATTER_RETURN_IF_ERROR(pipelines_.get(raw_small ? "copy_ss" : "copy", one_window, &out->copy));
