@@ -7,6 +7,7 @@
 #include <cstring>
 #include <random>
 #include <thread>
+#include <utility>
 #include <vector>
 
 namespace vulkan_test {
@@ -64,21 +65,29 @@ void expect_same_failure(scatter_context cpu, scatter_context vulkan, Case c, sc
     }
 }
 
+// Every path: winner (none), sort (f32 add), atomic (i32 add, f16 and f32 max with the
+// first-NaN table).
 TEST_F(Basics, IndexOutOfRangeIsFoundOnTheGpuBeforeAnyWrite) {
     std::mt19937_64 rng(7);
-    for (Op op : {Op::Elements, Op::Rows, Op::Nd}) {
-        for (bool i64 : {false, true}) {
-            Case c = random_case(rng, op, SCATTER_DTYPE_F32, SCATTER_REDUCTION_ADD);
-            c.options.out_of_range = SCATTER_OUT_OF_RANGE_ERROR;
-            c.index_i64 = i64;
-            // Rewrite the indices as all zeros but one huge value in the middle.
-            size_t n = size_t(element_count(c.index_shape));
-            std::vector<uint8_t> fresh(n * (i64 ? 8 : 4), 0);
-            int64_t bad = i64 ? int64_t(1) << 40 : 1000;
-            std::memcpy(&fresh[(n / 2) * (i64 ? 8 : 4)], &bad, i64 ? 8 : 4);
-            c.indices = fresh;
-            SCOPED_TRACE(c.describe());
-            expect_same_failure(cpu, vulkan, c, SCATTER_ERROR_INDEX_OUT_OF_RANGE);
+    const std::pair<scatter_dtype, scatter_reduction> paths[] = {
+        {SCATTER_DTYPE_F32, SCATTER_REDUCTION_NONE}, {SCATTER_DTYPE_F32, SCATTER_REDUCTION_ADD},
+        {SCATTER_DTYPE_I32, SCATTER_REDUCTION_ADD}, {SCATTER_DTYPE_F16, SCATTER_REDUCTION_MAX},
+        {SCATTER_DTYPE_F32, SCATTER_REDUCTION_MIN}};
+    for (const auto& path : paths) {
+        for (Op op : {Op::Elements, Op::Rows, Op::Nd}) {
+            for (bool i64 : {false, true}) {
+                Case c = random_case(rng, op, path.first, path.second);
+                c.options.out_of_range = SCATTER_OUT_OF_RANGE_ERROR;
+                c.index_i64 = i64;
+                // Rewrite the indices as all zeros but one huge value in the middle.
+                size_t n = size_t(element_count(c.index_shape));
+                std::vector<uint8_t> fresh(n * (i64 ? 8 : 4), 0);
+                int64_t bad = i64 ? int64_t(1) << 40 : 1000;
+                std::memcpy(&fresh[(n / 2) * (i64 ? 8 : 4)], &bad, i64 ? 8 : 4);
+                c.indices = fresh;
+                SCOPED_TRACE(c.describe());
+                expect_same_failure(cpu, vulkan, c, SCATTER_ERROR_INDEX_OUT_OF_RANGE);
+            }
         }
     }
 }
