@@ -23,9 +23,7 @@ private:
     explicit VulkanBatch(VulkanBackend& backend) : backend_(backend) {}
     enum class State { Recording, Submitted, Finished };
     VulkanBackend& backend_;
-    VkCommandPool pool_ = VK_NULL_HANDLE;
-    VkCommandBuffer cmd_ = VK_NULL_HANDLE;
-    VkFence fence_ = VK_NULL_HANDLE;
+    TransientCache::CommandSlot slot_;  // from the device's cache, given back when destroyed
     State state_ = State::Recording;
     Status result_;
     std::vector<std::unique_ptr<RecordedOperation>> operations_;

@@ -1,10 +1,12 @@
 #include "vulkan/vk_device.h"
 
 #include <algorithm>
+#include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <string>
+#include <thread>
 
 namespace scatter {
 namespace {
@@ -484,53 +486,36 @@ Status VulkanDevice::submit(VkCommandBuffer command_buffer, VkFence fence) {
     return Status();
 }
 
-Status VulkanDevice::submit_and_wait(VkCommandBuffer command_buffer) {
-    VkFence fence = transient->take_fence();
-    if (fence == VK_NULL_HANDLE) {
-        auto fence_info = vk_struct<VkFenceCreateInfo>(VK_STRUCTURE_TYPE_FENCE_CREATE_INFO);
-        SCATTER_VK_CHECK(vk.vkCreateFence(device, &fence_info, nullptr, &fence), "vkCreateFence");
+Status VulkanDevice::wait_for(VkFence fence) {
+    // Long enough for a small operation on a GPU (~20 µs), short against a large one.
+    constexpr auto kPollFor = std::chrono::microseconds(200);
+    const auto until = std::chrono::steady_clock::now() + kPollFor;
+    for (;;) {
+        VkResult r = vk.vkGetFenceStatus(device, fence);
+        if (r == VK_SUCCESS) return Status();
+        if (r != VK_NOT_READY) return vk_error(r, "vkGetFenceStatus");
+        if (std::chrono::steady_clock::now() >= until) break;
+        std::this_thread::yield();  // a software driver (lavapipe) may need this core
     }
-    Status status = submit(command_buffer, fence);
-    if (status.ok()) {
-        VkResult r = vk.vkWaitForFences(device, 1, &fence, VK_TRUE, UINT64_MAX);
-        if (r != VK_SUCCESS) status = vk_error(r, "vkWaitForFences");
-    }
-    // A fence that may still be pending (a failed wait) is not reused.
-    if (status.ok()) transient->give_fence(fence);
-    else vk.vkDestroyFence(device, fence, nullptr);
-    return status;
+    SCATTER_VK_CHECK(vk.vkWaitForFences(device, 1, &fence, VK_TRUE, UINT64_MAX), "vkWaitForFences");
+    return Status();
 }
 
 Status VulkanDevice::run_commands(const std::function<void(VkCommandBuffer)>& record) {
-    // A pool per call (kept for later calls): command pools must not be used from two threads
-    // at once.
-    VkCommandPool pool = transient->take_command_pool();
-    if (pool == VK_NULL_HANDLE) {
-        auto pool_info = vk_struct<VkCommandPoolCreateInfo>(VK_STRUCTURE_TYPE_COMMAND_POOL_CREATE_INFO);
-        pool_info.flags = VK_COMMAND_POOL_CREATE_TRANSIENT_BIT;
-        pool_info.queueFamilyIndex = queue_family;
-        SCATTER_VK_CHECK(vk.vkCreateCommandPool(device, &pool_info, nullptr, &pool), "vkCreateCommandPool");
+    TransientCache::CommandSlot slot;
+    SCATTER_RETURN_IF_ERROR(transient->take_command_slot(&slot));
+    auto begin = vk_struct<VkCommandBufferBeginInfo>(VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO);
+    begin.flags = VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT;
+    VkResult r = vk.vkBeginCommandBuffer(slot.cmd, &begin);
+    if (r == VK_SUCCESS) {
+        record(slot.cmd);
+        r = vk.vkEndCommandBuffer(slot.cmd);
     }
-    auto alloc = vk_struct<VkCommandBufferAllocateInfo>(VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO);
-    alloc.commandPool = pool;
-    alloc.level = VK_COMMAND_BUFFER_LEVEL_PRIMARY;
-    alloc.commandBufferCount = 1;
-    VkCommandBuffer cmd = VK_NULL_HANDLE;
-    Status status;
-    VkResult r = vk.vkAllocateCommandBuffers(device, &alloc, &cmd);
-    if (r != VK_SUCCESS) status = vk_error(r, "vkAllocateCommandBuffers");
-    if (status.ok()) {
-        auto begin = vk_struct<VkCommandBufferBeginInfo>(VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO);
-        begin.flags = VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT;
-        r = vk.vkBeginCommandBuffer(cmd, &begin);
-        if (r == VK_SUCCESS) {
-            record(cmd);
-            r = vk.vkEndCommandBuffer(cmd);
-        }
-        status = r == VK_SUCCESS ? submit_and_wait(cmd) : vk_error(r, "recording a command buffer");
-    }
-    if (status.ok()) transient->give_command_pool(pool);
-    else vk.vkDestroyCommandPool(device, pool, nullptr);
+    Status status = r == VK_SUCCESS ? submit(slot.cmd, slot.fence) : vk_error(r, "recording a command buffer");
+    bool submitted = status.ok();
+    if (submitted) status = wait_for(slot.fence);
+    // A slot whose fence may still be pending (a failed wait) is not reused.
+    transient->give_command_slot(slot, !submitted || status.ok());
     return status;
 }
 

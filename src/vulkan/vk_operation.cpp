@@ -37,7 +37,7 @@ uint32_t log2_of(uint64_t power_of_two) {
 }  // namespace
 
 RecordedOperation::~RecordedOperation() {
-    device_.transient->give_descriptor_pool(pool_);
+    device_.transient->give_descriptor_slot(descriptors_);
 }
 
 Status RecordedOperation::check_device_support() const {
@@ -149,23 +149,14 @@ void RecordedOperation::fill_parameters(int32_t* p) const {
 }
 
 Status RecordedOperation::write_descriptors() {
-    pool_ = device_.transient->take_descriptor_pool();
-    if (pool_ == VK_NULL_HANDLE) {
-        VkDescriptorPoolSize sizes[2] = {{VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER, 1},
-                                         {VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1 + 5 * SCATTER_WINDOWS}};
-        auto pool_info = vk_struct<VkDescriptorPoolCreateInfo>(VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO);
-        pool_info.maxSets = 1;
-        pool_info.poolSizeCount = 2;
-        pool_info.pPoolSizes = sizes;
-        SCATTER_VK_CHECK(device_.vk.vkCreateDescriptorPool(device_.device, &pool_info, nullptr, &pool_),
-                         "vkCreateDescriptorPool");
-    }
-    VkDescriptorSetLayout layout = pipelines_.set_layout();
-    auto alloc = vk_struct<VkDescriptorSetAllocateInfo>(VK_STRUCTURE_TYPE_DESCRIPTOR_SET_ALLOCATE_INFO);
-    alloc.descriptorPool = pool_;
-    alloc.descriptorSetCount = 1;
-    alloc.pSetLayouts = &layout;
-    SCATTER_VK_CHECK(device_.vk.vkAllocateDescriptorSets(device_.device, &alloc, &set_), "vkAllocateDescriptorSets");
+    VkDescriptorPoolSize sizes[2] = {{VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER, 1},
+                                     {VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1 + 5 * SCATTER_WINDOWS}};
+    auto pool_info = vk_struct<VkDescriptorPoolCreateInfo>(VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO);
+    pool_info.maxSets = 1;
+    pool_info.poolSizeCount = 2;
+    pool_info.pPoolSizes = sizes;
+    SCATTER_RETURN_IF_ERROR(device_.transient->take_descriptor_slot(pipelines_.set_layout(), pool_info, &descriptors_));
+    const VkDescriptorSet set = descriptors_.set;
 
     VkBuffer arena = arena_.allocation.buffer;
     VkDescriptorBufferInfo infos[2 + 5 * SCATTER_WINDOWS];
@@ -192,7 +183,7 @@ Status RecordedOperation::write_descriptors() {
     for (uint32_t binding = 0; binding < SCATTER_BINDING_COUNT; ++binding) {
         VkWriteDescriptorSet& w = writes[binding];
         w = vk_struct<VkWriteDescriptorSet>(VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET);
-        w.dstSet = set_;
+        w.dstSet = set;
         w.dstBinding = binding;
         w.descriptorCount = binding < SCATTER_BINDING_OUT ? 1 : SCATTER_WINDOWS;
         w.descriptorType =
@@ -207,7 +198,7 @@ Status RecordedOperation::write_descriptors() {
 void RecordedOperation::dispatch(VkCommandBuffer cmd, VkPipeline pipeline, uint32_t mode, int64_t count) {
     if (count <= 0) return;
     device_.vk.vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, pipeline);
-    device_.vk.vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, pipelines_.layout(), 0, 1, &set_, 0, nullptr);
+    device_.vk.vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, pipelines_.layout(), 0, 1, &descriptors_.set, 0, nullptr);
     PushConstants push{mode, uint32_t(count)};
     device_.vk.vkCmdPushConstants(cmd, pipelines_.layout(), VK_SHADER_STAGE_COMPUTE_BIT, 0, sizeof push, &push);
     // A grid of more than 65535 workgroups is folded into two dimensions.
@@ -250,6 +241,7 @@ Status RecordedOperation::record(const OpPlan& plan, VkCommandBuffer cmd, bool a
     if (p.data.buffer == nullptr && !p.in_place) data_at = reserve(staged_size(p.data));
     if (p.in_place && out_on_host_) data_at = out_staged_at_;
     if (p.indices.buffer == nullptr) indices_at = reserve(staged_size(p.indices));
+    indices_staged_at_ = indices_at;
     if (p.updates.buffer == nullptr) updates_at = reserve(staged_size(p.updates));
     staged_end_ = cursor;
     SCATTER_RETURN_IF_ERROR(allocate(device_, cursor, MemoryUse::Staging, &arena_.allocation));
@@ -517,7 +509,10 @@ Status RecordedOperation::index_error() const {
     const bool is_i64 = idx.dtype() == SCATTER_DTYPE_I64;
     char bytes[8] = {};
     if (idx.buffer == nullptr) {
-        std::memcpy(bytes, idx.host + walk.offset(0) * idx.element_size, idx.element_size);
+        // The staged copy: the caller's array may be gone (batches and recordings copy host
+        // inputs at record time and report failures later).
+        const char* element0 = arena_.allocation.mapped + indices_staged_at_ - idx.min_byte;
+        std::memcpy(bytes, element0 + walk.offset(0) * idx.element_size, idx.element_size);
     } else {
         SCATTER_RETURN_IF_ERROR(vulkan_buffer(idx.buffer).read(
             uint64_t(int64_t(idx.byte_offset) + walk.offset(0) * idx.element_size), bytes, idx.element_size));

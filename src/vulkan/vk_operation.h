@@ -93,14 +93,14 @@ private:
         int64_t keys = 0, items = 0;
         uint64_t winner = 0, counts = 0, total = 0, start = 0, rank = 0, list = 0;
     } target_;
-    VkDescriptorPool pool_ = VK_NULL_HANDLE;
-    VkDescriptorSet set_ = VK_NULL_HANDLE;
+    TransientCache::DescriptorSlot descriptors_;
     OpPlan plan_;
     bool has_counts_ = false;
     uint64_t params_at_ = 0, status_at_ = 0, scratch_bytes_ = 0;
     uint64_t counts_words_at_ = 0;  // word offset of the counts inside scratch
     uint64_t first_nan_at_ = 0;     // atomic path, float max/min: the first-NaN table in scratch
     uint64_t out_staged_at_ = 0;
+    uint64_t indices_staged_at_ = 0;  // host indices: their staged copy in the arena
     bool out_on_host_ = false;
     Binding out_, data_, indices_, updates_;
 };

@@ -11,9 +11,11 @@ TransientCache::~TransientCache() {
         vk.vkDestroyBuffer(device_.device, m.buffer, nullptr);
         vk.vkFreeMemory(device_.device, m.memory, nullptr);
     }
-    for (VkCommandPool p : command_pools_) vk.vkDestroyCommandPool(device_.device, p, nullptr);
-    for (VkFence f : fences_) vk.vkDestroyFence(device_.device, f, nullptr);
-    for (VkDescriptorPool p : descriptor_pools_) vk.vkDestroyDescriptorPool(device_.device, p, nullptr);
+    for (CommandSlot& s : command_slots_) {
+        vk.vkDestroyFence(device_.device, s.fence, nullptr);
+        vk.vkDestroyCommandPool(device_.device, s.pool, nullptr);
+    }
+    for (DescriptorSlot& s : descriptor_slots_) vk.vkDestroyDescriptorPool(device_.device, s.pool, nullptr);
 }
 
 uint64_t TransientCache::size_class(uint64_t bytes) {
@@ -58,51 +60,102 @@ void TransientCache::give_memory(int use, Allocation& a) {
     release(device_, a);
 }
 
-namespace {
-
-template <class Handle>
-Handle take_from(std::mutex& mutex, std::vector<Handle>& kept) {
-    std::lock_guard<std::mutex> lock(mutex);
-    if (kept.empty()) return VK_NULL_HANDLE;
-    Handle h = kept.back();
-    kept.pop_back();
-    return h;
+Status TransientCache::take_command_slot(CommandSlot* out) {
+    {
+        std::lock_guard<std::mutex> lock(mutex_);
+        if (!command_slots_.empty()) {
+            *out = command_slots_.back();
+            command_slots_.pop_back();
+        }
+    }
+    const VolkDeviceTable& vk = device_.vk;
+    if (out->pool != VK_NULL_HANDLE) {
+        // Resetting a pool that holds one command buffer is cheap (a pool holding every buffer
+        // ever allocated is not: that was the per-call leak).
+        VkResult r = vk.vkResetCommandPool(device_.device, out->pool, 0);
+        if (r == VK_SUCCESS) return Status();
+        give_command_slot(*out, false);
+        return vk_error(r, "vkResetCommandPool");
+    }
+    CommandSlot slot;
+    auto pool_info = vk_struct<VkCommandPoolCreateInfo>(VK_STRUCTURE_TYPE_COMMAND_POOL_CREATE_INFO);
+    pool_info.flags = VK_COMMAND_POOL_CREATE_TRANSIENT_BIT;
+    pool_info.queueFamilyIndex = device_.queue_family;
+    VkResult r = vk.vkCreateCommandPool(device_.device, &pool_info, nullptr, &slot.pool);
+    if (r == VK_SUCCESS) {
+        auto alloc = vk_struct<VkCommandBufferAllocateInfo>(VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO);
+        alloc.commandPool = slot.pool;
+        alloc.level = VK_COMMAND_BUFFER_LEVEL_PRIMARY;
+        alloc.commandBufferCount = 1;
+        r = vk.vkAllocateCommandBuffers(device_.device, &alloc, &slot.cmd);
+    }
+    if (r == VK_SUCCESS) {
+        auto fence_info = vk_struct<VkFenceCreateInfo>(VK_STRUCTURE_TYPE_FENCE_CREATE_INFO);
+        r = vk.vkCreateFence(device_.device, &fence_info, nullptr, &slot.fence);
+    }
+    if (r != VK_SUCCESS) {
+        give_command_slot(slot, false);
+        return vk_error(r, "creating a command pool, command buffer and fence");
+    }
+    *out = slot;
+    return Status();
 }
 
-// Keeps h unless `max` are kept already; returns whether it was kept.
-template <class Handle>
-bool keep(std::mutex& mutex, std::vector<Handle>& kept, Handle h, size_t max) {
-    std::lock_guard<std::mutex> lock(mutex);
-    if (kept.size() >= max) return false;
-    kept.push_back(h);
-    return true;
+void TransientCache::give_command_slot(CommandSlot& slot, bool reusable) {
+    const VolkDeviceTable& vk = device_.vk;
+    if (slot.pool == VK_NULL_HANDLE && slot.fence == VK_NULL_HANDLE) return;
+    if (reusable && slot.cmd != VK_NULL_HANDLE && slot.fence != VK_NULL_HANDLE &&
+        vk.vkResetFences(device_.device, 1, &slot.fence) == VK_SUCCESS) {
+        std::lock_guard<std::mutex> lock(mutex_);
+        if (command_slots_.size() < kMaxKeptObjects) {
+            command_slots_.push_back(slot);
+            slot = CommandSlot();
+            return;
+        }
+    }
+    if (slot.fence != VK_NULL_HANDLE) vk.vkDestroyFence(device_.device, slot.fence, nullptr);
+    if (slot.pool != VK_NULL_HANDLE) vk.vkDestroyCommandPool(device_.device, slot.pool, nullptr);  // frees cmd
+    slot = CommandSlot();
 }
 
-}  // namespace
-
-VkCommandPool TransientCache::take_command_pool() { return take_from(mutex_, command_pools_); }
-VkFence TransientCache::take_fence() { return take_from(mutex_, fences_); }
-VkDescriptorPool TransientCache::take_descriptor_pool() { return take_from(mutex_, descriptor_pools_); }
-
-void TransientCache::give_command_pool(VkCommandPool pool) {
-    if (pool == VK_NULL_HANDLE) return;
-    // Frees the pool's command buffers too: every one is allocated again per use.
-    bool reset = device_.vk.vkResetCommandPool(device_.device, pool, 0) == VK_SUCCESS;
-    if (!reset || !keep(mutex_, command_pools_, pool, kMaxKeptObjects))
-        device_.vk.vkDestroyCommandPool(device_.device, pool, nullptr);
+Status TransientCache::take_descriptor_slot(VkDescriptorSetLayout layout, const VkDescriptorPoolCreateInfo& pool_info,
+                                            DescriptorSlot* out) {
+    {
+        std::lock_guard<std::mutex> lock(mutex_);
+        if (!descriptor_slots_.empty()) {
+            *out = descriptor_slots_.back();
+            descriptor_slots_.pop_back();
+            return Status();
+        }
+    }
+    const VolkDeviceTable& vk = device_.vk;
+    DescriptorSlot slot;
+    SCATTER_VK_CHECK(vk.vkCreateDescriptorPool(device_.device, &pool_info, nullptr, &slot.pool), "vkCreateDescriptorPool");
+    auto alloc = vk_struct<VkDescriptorSetAllocateInfo>(VK_STRUCTURE_TYPE_DESCRIPTOR_SET_ALLOCATE_INFO);
+    alloc.descriptorPool = slot.pool;
+    alloc.descriptorSetCount = 1;
+    alloc.pSetLayouts = &layout;
+    VkResult r = vk.vkAllocateDescriptorSets(device_.device, &alloc, &slot.set);
+    if (r != VK_SUCCESS) {
+        vk.vkDestroyDescriptorPool(device_.device, slot.pool, nullptr);
+        return vk_error(r, "vkAllocateDescriptorSets");
+    }
+    *out = slot;
+    return Status();
 }
 
-void TransientCache::give_fence(VkFence fence) {
-    if (fence == VK_NULL_HANDLE) return;
-    bool reset = device_.vk.vkResetFences(device_.device, 1, &fence) == VK_SUCCESS;
-    if (!reset || !keep(mutex_, fences_, fence, kMaxKeptObjects)) device_.vk.vkDestroyFence(device_.device, fence, nullptr);
-}
-
-void TransientCache::give_descriptor_pool(VkDescriptorPool pool) {
-    if (pool == VK_NULL_HANDLE) return;
-    bool reset = device_.vk.vkResetDescriptorPool(device_.device, pool, 0) == VK_SUCCESS;
-    if (!reset || !keep(mutex_, descriptor_pools_, pool, kMaxKeptObjects))
-        device_.vk.vkDestroyDescriptorPool(device_.device, pool, nullptr);
+void TransientCache::give_descriptor_slot(DescriptorSlot& slot) {
+    if (slot.pool == VK_NULL_HANDLE) return;
+    {
+        std::lock_guard<std::mutex> lock(mutex_);
+        if (descriptor_slots_.size() < kMaxKeptObjects) {
+            descriptor_slots_.push_back(slot);
+            slot = DescriptorSlot();
+            return;
+        }
+    }
+    device_.vk.vkDestroyDescriptorPool(device_.device, slot.pool, nullptr);  // frees the set
+    slot = DescriptorSlot();
 }
 
 }  // namespace scatter

@@ -1,11 +1,14 @@
 // TransientCache: per-operation Vulkan objects kept for the next operation instead of being
-// destroyed — transient memory (staging arenas, scratch), command pools, fences and descriptor
-// pools. Creating them costs more than a small scatter itself on real drivers (measured on an
-// NVIDIA H100: ~2.5 ms per call without the cache, most of it vkAllocateMemory).
+// destroyed — transient memory (staging arenas, scratch), command slots (a pool with its one
+// command buffer and a fence) and descriptor slots (a pool with its one set). Creating them costs
+// more than a small scatter itself on real drivers (measured on an NVIDIA H100: ~2.5 ms per call
+// without the cache, most of it vkAllocateMemory). After warm-up a call creates, allocates and
+// frees nothing: slots come back whole (their command buffer and set stay allocated).
 // Thread-safe: operations on several threads take and give back objects concurrently; an object
 // is used by one operation at a time.
 #pragma once
 
+#include "core/status.h"
 #include "vulkan/vk_functions.h"
 
 #include <cstdint>
@@ -33,14 +36,27 @@ public:
     // Keeps `a` for later, or frees it when the cache is full.
     void give_memory(int use, Allocation& a);
 
-    // Each returns VK_NULL_HANDLE when none is kept; the caller then creates one. give_* resets
-    // the object (pool reset, fence unsignaled) and keeps it, or destroys it when full.
-    VkCommandPool take_command_pool();
-    void give_command_pool(VkCommandPool pool);
-    VkFence take_fence();
-    void give_fence(VkFence fence);
-    VkDescriptorPool take_descriptor_pool();
-    void give_descriptor_pool(VkDescriptorPool pool);
+    // A command pool with one primary command buffer and an unsignaled fence: one operation's
+    // submission. Pools are not shared between threads, hence a pool per slot.
+    struct CommandSlot {
+        VkCommandPool pool = VK_NULL_HANDLE;
+        VkCommandBuffer cmd = VK_NULL_HANDLE;
+        VkFence fence = VK_NULL_HANDLE;
+    };
+    // A kept slot (its command buffer reset, ready to begin), or a new one.
+    Status take_command_slot(CommandSlot* out);
+    // Keeps the slot (the command buffer is reset on the next take, the fence now) or destroys
+    // it when the cache is full or `reusable` is false (its fence may still be pending).
+    void give_command_slot(CommandSlot& slot, bool reusable);
+
+    // A descriptor pool with one set of `layout`; the set is rewritten by each operation.
+    struct DescriptorSlot {
+        VkDescriptorPool pool = VK_NULL_HANDLE;
+        VkDescriptorSet set = VK_NULL_HANDLE;
+    };
+    Status take_descriptor_slot(VkDescriptorSetLayout layout, const VkDescriptorPoolCreateInfo& pool_info,
+                                DescriptorSlot* out);
+    void give_descriptor_slot(DescriptorSlot& slot);
 
 private:
     struct KeptMemory {
@@ -59,9 +75,8 @@ private:
     std::mutex mutex_;
     std::vector<KeptMemory> memory_;
     uint64_t kept_bytes_ = 0;
-    std::vector<VkCommandPool> command_pools_;
-    std::vector<VkFence> fences_;
-    std::vector<VkDescriptorPool> descriptor_pools_;
+    std::vector<CommandSlot> command_slots_;
+    std::vector<DescriptorSlot> descriptor_slots_;
 };
 
 }  // namespace scatter
