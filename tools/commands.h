@@ -23,6 +23,7 @@ struct BenchOptions {
     int repeat = 7;
     bool json = false;
     bool resident = false;  // tensors in context buffers (device memory on Vulkan), not host memory
+    bool profile = false;   // after timing, one profiled call per workload: its stages and passes
 };
 
 int run_command(const RunOptions& options);

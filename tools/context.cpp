@@ -7,6 +7,7 @@ ContextHandle make_context(const ContextSettings& settings) {
     desc.backend = settings.backend;
     desc.device_index = settings.device_index;
     desc.thread_count = settings.threads;
+    desc.flags = settings.flags;
     scatter_context context = nullptr;
     check_status(scatter_context_create(&desc, &context));
     return ContextHandle(context);

@@ -11,6 +11,7 @@ struct ContextSettings {
     scatter_backend backend = SCATTER_BACKEND_AUTO;
     int32_t device_index = -1;  // -1: the library chooses
     uint32_t threads = 0;       // 0: one per hardware thread
+    uint32_t flags = 0;         // SCATTER_CONTEXT_FLAG_*
 };
 
 struct ContextDeleter {

@@ -80,6 +80,9 @@ void add_bench_command(CLI::App* app, BenchOptions* bench) {
     command->add_flag("--resident", bench->resident,
                       "Keep the tensors in context buffers (device memory on Vulkan), uploaded before "
                       "timing, as an engine would; default: host memory, staged in and out per call");
+    command->add_flag("--profile", bench->profile,
+                      "After timing, profile one more call: host stages and, on Vulkan, the GPU time of "
+                      "each pass (with --json, a \"profile\" object)");
     bench->context.backend = SCATTER_BACKEND_CPU;
     add_context_options(command, &bench->context, kBenchBackends);
 }

@@ -246,6 +246,7 @@ typedef void (*scatter_log_fn)(void* user, scatter_log_level level, const char* 
 /** Context flags. */
 #define SCATTER_CONTEXT_FLAG_ALLOW_NONDETERMINISM 0x1u /* faster order-dependent paths allowed */
 #define SCATTER_CONTEXT_FLAG_VALIDATION 0x2u /* Vulkan: enable the validation layer if present */
+#define SCATTER_CONTEXT_FLAG_PROFILE 0x4u /* time each operation: scatter_last_profile */
 
 /** Describes a context. Start from SCATTER_CONTEXT_DESC_INIT; unknown trailing fields of a newer
  *  header must be zero. */
@@ -366,6 +367,14 @@ SCATTER_API scatter_status scatter_buffer_write(scatter_buffer buffer, uint64_t 
 SCATTER_API scatter_status scatter_buffer_read(scatter_buffer buffer, uint64_t offset, void* dst,
                                                uint64_t size);
 
+/** Copies `size` bytes from `src` at `src_offset` to `dst` at `dst_offset`, on the device that
+ *  holds them (a vkCmdCopyBuffer on Vulkan, no host round trip; a memmove on the CPU). Both
+ *  buffers must belong to the same context. Returns INVALID_ARGUMENT (null buffer, ranges outside
+ *  the buffers, buffers of different contexts, overlapping ranges of one buffer), DEVICE_LOST,
+ *  OUT_OF_MEMORY. On failure dst is unchanged. Thread rule: as scatter_buffer_write. */
+SCATTER_API scatter_status scatter_buffer_copy(scatter_buffer src, uint64_t src_offset, scatter_buffer dst,
+                                               uint64_t dst_offset, uint64_t size);
+
 /* ---------------------------------------------------------------------------------------------
  * Tensors
  * ------------------------------------------------------------------------------------------- */
@@ -454,6 +463,53 @@ SCATTER_API scatter_status scatter_nd(scatter_context context, const scatter_ten
                                       const scatter_tensor* indices,
                                       const scatter_tensor* updates,
                                       const scatter_options* options, const scatter_tensor* out);
+
+/* ---------------------------------------------------------------------------------------------
+ * Profiling
+ *
+ * With SCATTER_CONTEXT_FLAG_PROFILE, each scatter_elements / scatter_rows / scatter_nd call on the
+ * context times its host-side stages and, on Vulkan, each GPU pass (timestamp queries around
+ * every dispatch, fill and copy of its command buffer). scatter_last_profile then returns the
+ * profile of the last such call made on the calling thread. Without the flag nothing is timed
+ * and nothing costs anything. Batches and recordings are not profiled.
+ * ------------------------------------------------------------------------------------------- */
+
+#define SCATTER_PROFILE_MAX_PASSES 32
+
+/** One pass of an operation: a GPU dispatch, fill or copy (or, on the CPU backend, the whole
+ *  kernel). */
+typedef struct scatter_profile_pass {
+    char name[32];          /* e.g. "validate_elements", "copy", "winner", "atomic_apply" */
+    uint64_t invocations;   /* shader invocations launched; 0 for fills, copies and the CPU */
+    double time_us;         /* GPU time between this pass's timestamps (Vulkan), or wall time (CPU) */
+} scatter_profile_pass;
+
+/** The profile of one operation. Times are microseconds of wall-clock time on the calling thread
+ *  unless said otherwise; a stage a backend does not have is 0. */
+typedef struct scatter_profile {
+    uint32_t struct_size;    /* set by the caller to sizeof(scatter_profile) */
+    scatter_backend backend; /* the backend that ran the operation (CPU or VULKAN) */
+    scatter_status status;   /* what the call returned */
+    uint32_t pass_count;     /* entries of passes[] filled (at most SCATTER_PROFILE_MAX_PASSES;
+                                later passes are summed into the last) */
+    double validate_us;      /* checking descriptors, shapes and options on the host */
+    double record_us;        /* Vulkan: staging host inputs and recording the command buffer */
+    double submit_us;        /* Vulkan: vkQueueSubmit */
+    double wait_us;          /* Vulkan: waiting for the GPU to finish */
+    double read_back_us;     /* Vulkan: result checks and copying host outputs back */
+    double total_us;         /* the whole call */
+    double gpu_us;           /* Vulkan: first to last timestamp; 0 where the queue has none */
+    char route[96];          /* why this backend ran the call (AUTO contexts), else empty */
+    scatter_profile_pass passes[SCATTER_PROFILE_MAX_PASSES];
+} scatter_profile;
+
+/** Copies the profile of the last operation this thread ran on `context` into *out (up to
+ *  out->struct_size bytes, which must be at least the size of this first version).
+ *  Returns INVALID_ARGUMENT for a null argument or bad struct_size, for a context created
+ *  without SCATTER_CONTEXT_FLAG_PROFILE, and when this thread has run no operation on the
+ *  context since its last profile was taken by another context's call (each thread keeps one
+ *  profile: its last profiled call). Thread-safe. */
+SCATTER_API scatter_status scatter_last_profile(scatter_context context, scatter_profile* out);
 
 /* =============================================================================================
  * Vulkan: batches, engine interop and the pipeline cache.

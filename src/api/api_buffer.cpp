@@ -65,4 +65,22 @@ SCATTER_API scatter_status scatter_buffer_read(scatter_buffer buffer, uint64_t o
     });
 }
 
+SCATTER_API scatter_status scatter_buffer_copy(scatter_buffer src, uint64_t src_offset, scatter_buffer dst,
+                                               uint64_t dst_offset, uint64_t size) {
+    return guard([&]() -> Status {
+        if (src == nullptr) return make_error(SCATTER_ERROR_INVALID_ARGUMENT, "src is NULL");
+        static const char kNotNull = 0;  // check_range wants a host pointer; there is none here
+        SCATTER_RETURN_IF_ERROR(check_range("src", src, src_offset, &kNotNull, size));
+        SCATTER_RETURN_IF_ERROR(check_range("dst", dst, dst_offset, &kNotNull, size));
+        if (src->context != dst->context)
+            return make_error(SCATTER_ERROR_INVALID_ARGUMENT, "src and dst belong to different contexts");
+        if (src == dst && src_offset < dst_offset + size && dst_offset < src_offset + size)
+            return make_error(SCATTER_ERROR_INVALID_ARGUMENT,
+                              "bytes [%" PRIu64 ", %" PRIu64 ") and [%" PRIu64 ", %" PRIu64 ") of one buffer overlap",
+                              src_offset, src_offset + size, dst_offset, dst_offset + size);
+        if (size == 0) return Status();
+        return dst->impl->copy_from(*src->impl, src_offset, dst_offset, size);
+    });
+}
+
 }  // extern "C"

@@ -11,7 +11,8 @@
 namespace scatter {
 namespace {
 
-constexpr uint32_t kKnownContextFlags = SCATTER_CONTEXT_FLAG_ALLOW_NONDETERMINISM | SCATTER_CONTEXT_FLAG_VALIDATION;
+constexpr uint32_t kKnownContextFlags =
+    SCATTER_CONTEXT_FLAG_ALLOW_NONDETERMINISM | SCATTER_CONTEXT_FLAG_VALIDATION | SCATTER_CONTEXT_FLAG_PROFILE;
 
 Status check_context_desc(const scatter_context_desc& desc) {
     SCATTER_RETURN_IF_ERROR(check_struct_size("desc", &desc, desc.struct_size, sizeof(scatter_context_desc)));

@@ -1,7 +1,9 @@
 // The three operations: plan (validate) in core, then execute on the context's backend.
 #include "api/api_guard.h"
+#include "api/api_profile.h"
 #include "core/context.h"
 #include "core/op_plan.h"
+#include "core/profile.h"
 
 using namespace scatter;
 
@@ -12,9 +14,26 @@ scatter_status run_operation(OpKind op, scatter_context context, const scatter_t
                              const scatter_options* options, const scatter_tensor* out) {
     return guard([&]() -> Status {
         if (context == nullptr) return make_error(SCATTER_ERROR_INVALID_ARGUMENT, "context is NULL");
+        const OpRequest request{op, data, indices, updates, options, out};
+        if ((context->config.flags & SCATTER_CONTEXT_FLAG_PROFILE) == 0) {
+            OpPlan plan;
+            SCATTER_RETURN_IF_ERROR(plan_operation(request, context, &plan));
+            return context->backend->execute(plan);
+        }
+        OperationProfile profile;
+        Stopwatch total, stage;
         OpPlan plan;
-        SCATTER_RETURN_IF_ERROR(plan_operation(OpRequest{op, data, indices, updates, options, out}, context, &plan));
-        return context->backend->execute(plan);
+        Status status = plan_operation(request, context, &plan);
+        profile.result.validate_us = stage.lap_us();
+        profile.result.backend = context->backend->kind();
+        if (status.ok()) {
+            plan.profile = &profile;
+            status = context->backend->execute(plan);
+        }
+        profile.result.status = status.code();
+        profile.result.total_us = total.lap_us();
+        remember_profile(*context, profile);
+        return status;
     });
 }
 

@@ -23,6 +23,8 @@ public:
     // Range checks are done by the caller.
     virtual Status write(uint64_t offset, const void* src, uint64_t size) = 0;
     virtual Status read(uint64_t offset, void* dst, uint64_t size) = 0;
+    // Copies from `src`, a buffer of the same backend; ranges are checked and do not overlap.
+    virtual Status copy_from(Buffer& src, uint64_t src_offset, uint64_t dst_offset, uint64_t size) = 0;
 };
 
 class Backend {

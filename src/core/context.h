@@ -28,6 +28,11 @@ struct ContextConfig {
 }  // namespace scatter
 
 struct scatter_context_t {
+    scatter_context_t() {
+        static std::atomic<uint64_t> next_id{1};
+        id = next_id.fetch_add(1);
+    }
+    uint64_t id;  // never reused: tells this context from a later one at the same address
     scatter::ContextConfig config;
     std::unique_ptr<scatter::Backend> backend;
     std::atomic<int64_t> live_buffers{0};

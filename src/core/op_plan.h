@@ -11,6 +11,8 @@ namespace scatter {
 
 enum class OpKind { Elements, Rows, Nd };
 
+struct OperationProfile;
+
 const char* op_name(OpKind op);
 
 struct OpPlan {
@@ -22,6 +24,7 @@ struct OpPlan {
     bool exclude_self = false;         // false for `none`, where it means nothing
     bool in_place = false;             // out is the same view as data
     bool deterministic = true;         // false when the context or call allows order freedom
+    OperationProfile* profile = nullptr;  // set when the context profiles: the backend adds to it
 
     // Slice geometry of rows and nd: data seen as [outer, target_rows, inner] and updates as
     // [outer, slices, inner]; slice j of updates goes to the target row its index names.

@@ -1,5 +1,7 @@
 #include "cpu/cpu_backend.h"
 
+#include "core/profile.h"
+
 #include "core/index_check.h"
 #include "core/op_plan.h"
 #include "cpu/copy_tensor.h"
@@ -28,6 +30,10 @@ public:
         std::memcpy(dst, bytes_ + offset, size_t(size));
         return Status();
     }
+    Status copy_from(Buffer& src, uint64_t src_offset, uint64_t dst_offset, uint64_t size) override {
+        std::memcpy(bytes_ + dst_offset, src.host_data() + src_offset, size_t(size));
+        return Status();
+    }
 
 private:
     HostAllocator allocator_;
@@ -51,7 +57,13 @@ public:
         return Status();
     }
 
-    Status execute(const OpPlan& plan) override { return execute_on_cpu(plan, config_); }
+    Status execute(const OpPlan& plan) override {
+        if (plan.profile == nullptr) return execute_on_cpu(plan, config_);
+        Stopwatch kernel;
+        Status status = execute_on_cpu(plan, config_);
+        plan.profile->add_pass("cpu", 0, kernel.lap_us());
+        return status;
+    }
 
 private:
     ContextConfig& config_;

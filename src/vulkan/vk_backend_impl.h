@@ -21,6 +21,7 @@ public:
     scatter_backend kind() const override { return SCATTER_BACKEND_VULKAN; }
     Status create_buffer(uint64_t size, std::unique_ptr<Buffer>* out) override;
     Status execute(const OpPlan& plan) override;
+    Status execute_profiled(const OpPlan& plan, OperationProfile& profile);
 
     VulkanDevice& device() { return *device_; }
     PipelineSet& pipelines() { return pipelines_; }

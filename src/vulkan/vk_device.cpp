@@ -295,6 +295,7 @@ Status enumerate_devices(const InstanceFunctions& fns, VkInstance instance, std:
             for (uint32_t f = 0; f < families; ++f) {
                 if (props[f].queueFlags & VK_QUEUE_COMPUTE_BIT) {
                     e.queue_family = f;
+                    e.timestamp_bits = props[f].timestampValidBits;
                     e.usable = true;
                     e.unusable_reason = "";
                     break;
@@ -397,6 +398,8 @@ Status VulkanDevice::create(const scatter_context_desc& desc, const ContextConfi
     fns.vkGetPhysicalDeviceProperties(self->physical, &p);
     self->window_bytes = std::min<uint64_t>(largest_power_of_two_at_most(p.limits.maxStorageBufferRange), 1ull << 29);
     self->offset_alignment = std::max<uint64_t>(p.limits.minStorageBufferOffsetAlignment, 4);
+    self->timestamp_bits = chosen->timestamp_bits;
+    self->timestamp_period_ns = p.limits.timestampPeriod;
     self->features = handles.enabled_features | (usable & SCATTER_FEATURE_SUBGROUPS);
     // Float controls are core in Vulkan 1.2: usable when the instance asked for 1.2 too.
     if (self->instance_->api_version >= VK_API_VERSION_1_2)
@@ -446,6 +449,12 @@ Status VulkanDevice::borrow(const BorrowedDevice& b, std::unique_ptr<VulkanDevic
     fns.vkGetPhysicalDeviceProperties(self->physical, &p);
     self->window_bytes = std::min<uint64_t>(largest_power_of_two_at_most(p.limits.maxStorageBufferRange), 1ull << 29);
     self->offset_alignment = std::max<uint64_t>(p.limits.minStorageBufferOffsetAlignment, 4);
+    uint32_t families = 0;
+    fns.vkGetPhysicalDeviceQueueFamilyProperties(self->physical, &families, nullptr);
+    std::vector<VkQueueFamilyProperties> family_props(families);
+    fns.vkGetPhysicalDeviceQueueFamilyProperties(self->physical, &families, family_props.data());
+    self->timestamp_bits = b.queue_family < families ? family_props[b.queue_family].timestampValidBits : 0;
+    self->timestamp_period_ns = p.limits.timestampPeriod;
     uint64_t usable = entry->info.features & ~masked_features_from_environment();
     self->features = b.enabled_features & usable & kEnableableFeatures;
     self->features |= usable & SCATTER_FEATURE_SUBGROUPS;  // properties: nothing to enable

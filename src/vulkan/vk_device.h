@@ -42,6 +42,7 @@ struct PhysicalDeviceEntry {
     scatter_device_info info{};
     uint32_t queue_family = 0;
     bool usable = false;  // Vulkan 1.1+ with a compute queue
+    uint32_t timestamp_bits = 0;  // the compute queue family's timestampValidBits
     const char* unusable_reason = "";
 };
 
@@ -86,6 +87,8 @@ public:
     uint64_t features = 0;  // SCATTER_FEATURE_* usable by shaders (+ kFeatureHostVisibleBuffers)
     uint64_t window_bytes = 0;        // bytes per storage-buffer window (a power of two)
     uint64_t offset_alignment = 256;  // minStorageBufferOffsetAlignment
+    uint32_t timestamp_bits = 0;      // the queue's timestampValidBits; 0: no timestamps
+    double timestamp_period_ns = 0;   // nanoseconds per timestamp tick
     VkPhysicalDeviceMemoryProperties memory{};
     scatter_device_info info{};
     // Per-operation objects kept between operations (destroyed before the device).

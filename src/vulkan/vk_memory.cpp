@@ -152,6 +152,22 @@ Status VulkanBuffer::read(uint64_t offset, void* dst, uint64_t size) {
     return Status();
 }
 
+Status VulkanBuffer::copy_from(Buffer& src, uint64_t src_offset, uint64_t dst_offset, uint64_t size) {
+    VulkanBuffer& from = static_cast<VulkanBuffer&>(src);
+    VkBufferCopy region{from.offset_ + src_offset, offset_ + dst_offset, size};
+    if (from.allocation_.buffer == allocation_.buffer && region.srcOffset < region.dstOffset + size &&
+        region.dstOffset < region.srcOffset + size)  // two wrappers of one application VkBuffer
+        return make_error(SCATTER_ERROR_INVALID_ARGUMENT, "src and dst are overlapping ranges of one VkBuffer");
+    return device_.run_commands([&](VkCommandBuffer cmd) {
+        device_.vk.vkCmdCopyBuffer(cmd, from.allocation_.buffer, allocation_.buffer, 1, &region);
+        auto barrier = vk_struct<VkMemoryBarrier>(VK_STRUCTURE_TYPE_MEMORY_BARRIER);
+        barrier.srcAccessMask = VK_ACCESS_TRANSFER_WRITE_BIT;
+        barrier.dstAccessMask = VK_ACCESS_HOST_READ_BIT | VK_ACCESS_HOST_WRITE_BIT;
+        device_.vk.vkCmdPipelineBarrier(cmd, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_PIPELINE_STAGE_HOST_BIT, 0, 1, &barrier,
+                                        0, nullptr, 0, nullptr);
+    });
+}
+
 VulkanBuffer& vulkan_buffer(scatter_buffer_t* handle) { return static_cast<VulkanBuffer&>(*handle->impl); }
 
 }  // namespace scatter

@@ -53,6 +53,7 @@ public:
     char* host_data() override { return allocation_.mapped; }
     Status write(uint64_t offset, const void* src, uint64_t size) override;
     Status read(uint64_t offset, void* dst, uint64_t size) override;
+    Status copy_from(Buffer& src, uint64_t src_offset, uint64_t dst_offset, uint64_t size) override;
 
     VkBuffer vk_buffer() const { return allocation_.buffer; }
     uint64_t vk_offset() const { return offset_; }       // where byte 0 of this buffer is

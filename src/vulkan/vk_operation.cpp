@@ -195,7 +195,8 @@ Status RecordedOperation::write_descriptors() {
     return Status();
 }
 
-void RecordedOperation::dispatch(VkCommandBuffer cmd, VkPipeline pipeline, uint32_t mode, int64_t count) {
+void RecordedOperation::dispatch(VkCommandBuffer cmd, VkPipeline pipeline, uint32_t mode, int64_t count,
+                                 const char* name) {
     if (count <= 0) return;
     device_.vk.vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, pipeline);
     device_.vk.vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, pipelines_.layout(), 0, 1, &descriptors_.set, 0, nullptr);
@@ -211,10 +212,12 @@ void RecordedOperation::dispatch(VkCommandBuffer cmd, VkPipeline pipeline, uint3
     barrier.dstAccessMask = VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT;
     device_.vk.vkCmdPipelineBarrier(cmd, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, 0,
                                     1, &barrier, 0, nullptr, 0, nullptr);
+    if (timer_ != nullptr) timer_->mark(cmd, name, uint64_t(count));
 }
 
-Status RecordedOperation::record(const OpPlan& plan, VkCommandBuffer cmd, bool allow_host_out) {
+Status RecordedOperation::record(const OpPlan& plan, VkCommandBuffer cmd, bool allow_host_out, PassTimer* timer) {
     plan_ = plan;
+    timer_ = timer;
     const OpPlan& p = plan_;
     SCATTER_RETURN_IF_ERROR(check_device_support());
     out_on_host_ = p.out.buffer == nullptr;
@@ -315,31 +318,32 @@ Status RecordedOperation::record(const OpPlan& plan, VkCommandBuffer cmd, bool a
     filled.dstAccessMask = VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT;
     vk.vkCmdPipelineBarrier(cmd, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, 0, 1, &filled, 0,
                             nullptr, 0, nullptr);
+    if (timer_ != nullptr) timer_->mark(cmd, mirrored() ? "stage_in_and_fill" : "fill", 0);
 
     if (p.op == OpKind::Elements) {
         if (p.policy == SCATTER_OUT_OF_RANGE_ERROR)
-            dispatch(cmd, index_pass, SCATTER_MODE_VALIDATE_ELEMENTS, p.indices.element_count);
+            dispatch(cmd, index_pass, SCATTER_MODE_VALIDATE_ELEMENTS, p.indices.element_count, "validate_elements");
     } else {
-        dispatch(cmd, index_pass, SCATTER_MODE_RESOLVE_SLICES, p.slices);
+        dispatch(cmd, index_pass, SCATTER_MODE_RESOLVE_SLICES, p.slices, "resolve_slices");
     }
-    if (needs_divisor_check(p)) dispatch(cmd, index_pass, SCATTER_MODE_CHECK_DIVISORS, p.updates.element_count);
+    if (needs_divisor_check(p)) dispatch(cmd, index_pass, SCATTER_MODE_CHECK_DIVISORS, p.updates.element_count, "check_divisors");
     if (atomic_path_) {
-        if (!p.in_place) dispatch(cmd, copy_pass, SCATTER_MODE_COPY, p.out.element_count);
+        if (!p.in_place) dispatch(cmd, copy_pass, SCATTER_MODE_COPY, p.out.element_count, "copy");
         const int64_t updates = p.op == OpKind::Elements ? p.indices.element_count : p.outer * p.slices * p.inner;
-        if (p.exclude_self) dispatch(cmd, atomic_pass, SCATTER_MODE_ATOMIC_RESET, updates);
-        dispatch(cmd, atomic_pass, SCATTER_MODE_ATOMIC_APPLY, updates);
-        if (passes.native_float_add) dispatch(cmd, atomic_pass, SCATTER_MODE_ATOMIC_CANONICALIZE, updates);
-        if (float_max_min()) dispatch(cmd, atomic_pass, SCATTER_MODE_ATOMIC_FIRST_NAN, updates);
+        if (p.exclude_self) dispatch(cmd, atomic_pass, SCATTER_MODE_ATOMIC_RESET, updates, "atomic_reset");
+        dispatch(cmd, atomic_pass, SCATTER_MODE_ATOMIC_APPLY, updates, "atomic_apply");
+        if (passes.native_float_add) dispatch(cmd, atomic_pass, SCATTER_MODE_ATOMIC_CANONICALIZE, updates, "atomic_canonicalize");
+        if (float_max_min()) dispatch(cmd, atomic_pass, SCATTER_MODE_ATOMIC_FIRST_NAN, updates, "atomic_first_nan");
     } else if (target_path_) {
         record_target_passes(cmd, buckets_pass, scatter_pass);
     } else if (!p.in_place) {
-        dispatch(cmd, copy_pass, SCATTER_MODE_COPY, p.out.element_count);
+        dispatch(cmd, copy_pass, SCATTER_MODE_COPY, p.out.element_count, "copy");
     }
     if (!target_path_ && !atomic_path_ && !p.no_updates()) {
         int64_t columns = p.op == OpKind::Elements ? p.indices.element_count / p.indices.shape[p.axis] : p.outer * p.inner;
-        dispatch(cmd, scatter_pass, SCATTER_MODE_APPLY, columns);
+        dispatch(cmd, scatter_pass, SCATTER_MODE_APPLY, columns, "apply_columns");
         if (p.reduction == SCATTER_REDUCTION_MEAN)
-            dispatch(cmd, scatter_pass, SCATTER_MODE_FINISH_MEAN, p.out.element_count);
+            dispatch(cmd, scatter_pass, SCATTER_MODE_FINISH_MEAN, p.out.element_count, "finish_mean");
     }
 
     if (mirrored() && out_on_host_ && !p.out.empty()) {
@@ -350,6 +354,7 @@ Status RecordedOperation::record(const OpPlan& plan, VkCommandBuffer cmd, bool a
                                 0, nullptr, 0, nullptr);
         VkBufferCopy back{out_staged_at_ - staged_begin_, out_staged_at_, staged_size(p.out)};
         vk.vkCmdCopyBuffer(cmd, mirror_.allocation.buffer, arena_.allocation.buffer, 1, &back);
+        if (timer_ != nullptr) timer_->mark(cmd, "copy_out_back", 0);
     }
     auto after = vk_struct<VkMemoryBarrier>(VK_STRUCTURE_TYPE_MEMORY_BARRIER);
     after.srcAccessMask = VK_ACCESS_SHADER_WRITE_BIT | VK_ACCESS_TRANSFER_WRITE_BIT;
@@ -486,17 +491,17 @@ uint64_t RecordedOperation::plan_scratch() {
 void RecordedOperation::record_target_passes(VkCommandBuffer cmd, VkPipeline buckets, VkPipeline scatter) {
     const TargetLayout& t = target_;
     if (plan_.reduction == SCATTER_REDUCTION_NONE) {
-        dispatch(cmd, buckets, SCATTER_MODE_WINNER, t.items);
-        dispatch(cmd, scatter, SCATTER_MODE_GATHER_WINNER, plan_.out.element_count);
+        dispatch(cmd, buckets, SCATTER_MODE_WINNER, t.items, "winner");
+        dispatch(cmd, scatter, SCATTER_MODE_GATHER_WINNER, plan_.out.element_count, "gather_winner");
         return;
     }
-    dispatch(cmd, buckets, SCATTER_MODE_COUNT, t.items);
-    dispatch(cmd, buckets, SCATTER_MODE_ALLOCATE, t.keys);
-    dispatch(cmd, buckets, SCATTER_MODE_PLACE, t.items);
+    dispatch(cmd, buckets, SCATTER_MODE_COUNT, t.items, "count");
+    dispatch(cmd, buckets, SCATTER_MODE_ALLOCATE, t.keys, "allocate");
+    dispatch(cmd, buckets, SCATTER_MODE_PLACE, t.items, "place");
     // Allowed non-determinism: each target folds its updates in arrival order, unsorted (exact
     // anyway for order-independent reductions: integer add/sub/mul, max/min up to NaN payloads).
-    if (plan_.deterministic) dispatch(cmd, buckets, SCATTER_MODE_SORT, t.keys);
-    dispatch(cmd, scatter, SCATTER_MODE_APPLY_TARGETS, plan_.out.element_count);
+    if (plan_.deterministic) dispatch(cmd, buckets, SCATTER_MODE_SORT, t.keys, "sort");
+    dispatch(cmd, scatter, SCATTER_MODE_APPLY_TARGETS, plan_.out.element_count, "apply_targets");
 }
 
 Status RecordedOperation::index_error() const {

@@ -26,6 +26,7 @@
 #include "core/op_plan.h"
 #include "vulkan/vk_memory.h"
 #include "vulkan/vk_pipelines.h"
+#include "vulkan/vk_profile.h"
 
 namespace scatter {
 
@@ -39,7 +40,8 @@ public:
 
     // Checks that the device can run `plan`, stages host inputs and records every pass.
     // allow_host_out: whether `out` may be host memory (copied back by finish()).
-    Status record(const OpPlan& plan, VkCommandBuffer command_buffer, bool allow_host_out);
+    // timer: when profiling, marks the end of each pass (see vk_profile.h); null otherwise.
+    Status record(const OpPlan& plan, VkCommandBuffer command_buffer, bool allow_host_out, PassTimer* timer = nullptr);
 
     // After the commands completed: the operation's result (an index or divisor error with its
     // message, nothing written), and host outputs copied back on success.
@@ -58,12 +60,14 @@ private:
     Status bind_tensor(const TensorView& view, uint64_t staged_at, Binding* binding) const;
     void fill_parameters(int32_t* p) const;
     Status write_descriptors();
-    void dispatch(VkCommandBuffer cmd, VkPipeline pipeline, uint32_t mode, int64_t count);
+    // One pass of `count` invocations (`name` in profiles), then a compute barrier.
+    void dispatch(VkCommandBuffer cmd, VkPipeline pipeline, uint32_t mode, int64_t count, const char* name);
     Status index_error() const;
     Status divisor_error() const;
 
     VulkanDevice& device_;
     PipelineSet& pipelines_;
+    PassTimer* timer_ = nullptr;
     // Decides the path and lays out scratch (word offsets); returns scratch's size in words.
     uint64_t plan_scratch();
     // Whether the atomic path may run the plan: an order-free reduction (or allowed

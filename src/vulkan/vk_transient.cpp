@@ -12,6 +12,7 @@ TransientCache::~TransientCache() {
         vk.vkFreeMemory(device_.device, m.memory, nullptr);
     }
     for (CommandSlot& s : command_slots_) {
+        if (s.timestamps != VK_NULL_HANDLE) vk.vkDestroyQueryPool(device_.device, s.timestamps, nullptr);
         vk.vkDestroyFence(device_.device, s.fence, nullptr);
         vk.vkDestroyCommandPool(device_.device, s.pool, nullptr);
     }
@@ -103,7 +104,7 @@ Status TransientCache::take_command_slot(CommandSlot* out) {
 
 void TransientCache::give_command_slot(CommandSlot& slot, bool reusable) {
     const VolkDeviceTable& vk = device_.vk;
-    if (slot.pool == VK_NULL_HANDLE && slot.fence == VK_NULL_HANDLE) return;
+    if (slot.pool == VK_NULL_HANDLE && slot.fence == VK_NULL_HANDLE && slot.timestamps == VK_NULL_HANDLE) return;
     if (reusable && slot.cmd != VK_NULL_HANDLE && slot.fence != VK_NULL_HANDLE &&
         vk.vkResetFences(device_.device, 1, &slot.fence) == VK_SUCCESS) {
         std::lock_guard<std::mutex> lock(mutex_);
@@ -113,9 +114,19 @@ void TransientCache::give_command_slot(CommandSlot& slot, bool reusable) {
             return;
         }
     }
+    if (slot.timestamps != VK_NULL_HANDLE) vk.vkDestroyQueryPool(device_.device, slot.timestamps, nullptr);
     if (slot.fence != VK_NULL_HANDLE) vk.vkDestroyFence(device_.device, slot.fence, nullptr);
     if (slot.pool != VK_NULL_HANDLE) vk.vkDestroyCommandPool(device_.device, slot.pool, nullptr);  // frees cmd
     slot = CommandSlot();
+}
+
+Status TransientCache::add_timestamps(CommandSlot& slot, uint32_t count) {
+    if (slot.timestamps != VK_NULL_HANDLE) return Status();
+    auto info = vk_struct<VkQueryPoolCreateInfo>(VK_STRUCTURE_TYPE_QUERY_POOL_CREATE_INFO);
+    info.queryType = VK_QUERY_TYPE_TIMESTAMP;
+    info.queryCount = count;
+    SCATTER_VK_CHECK(device_.vk.vkCreateQueryPool(device_.device, &info, nullptr, &slot.timestamps), "vkCreateQueryPool");
+    return Status();
 }
 
 Status TransientCache::take_descriptor_slot(VkDescriptorSetLayout layout, const VkDescriptorPoolCreateInfo& pool_info,

@@ -42,12 +42,15 @@ public:
         VkCommandPool pool = VK_NULL_HANDLE;
         VkCommandBuffer cmd = VK_NULL_HANDLE;
         VkFence fence = VK_NULL_HANDLE;
+        VkQueryPool timestamps = VK_NULL_HANDLE;  // created on a profiled operation's first use
     };
     // A kept slot (its command buffer reset, ready to begin), or a new one.
     Status take_command_slot(CommandSlot* out);
     // Keeps the slot (the command buffer is reset on the next take, the fence now) or destroys
     // it when the cache is full or `reusable` is false (its fence may still be pending).
     void give_command_slot(CommandSlot& slot, bool reusable);
+    // Gives the slot a pool of `count` timestamp queries unless it has one.
+    Status add_timestamps(CommandSlot& slot, uint32_t count);
 
     // A descriptor pool with one set of `layout`; the set is rewritten by each operation.
     struct DescriptorSlot {

@@ -2,6 +2,9 @@
 
 #include "vulkan/vk_backend_impl.h"
 
+#include "core/op_plan.h"
+#include "core/profile.h"
+
 namespace scatter {
 
 Status VulkanBackend::create_buffer(uint64_t size, std::unique_ptr<Buffer>* out) {
@@ -9,6 +12,7 @@ Status VulkanBackend::create_buffer(uint64_t size, std::unique_ptr<Buffer>* out)
 }
 
 Status VulkanBackend::execute(const OpPlan& plan) {
+    if (plan.profile != nullptr) return execute_profiled(plan, *plan.profile);
     RecordedOperation operation(*device_, pipelines_);
     Status recorded;
     SCATTER_RETURN_IF_ERROR(device_->run_commands([&](VkCommandBuffer cmd) {
@@ -18,6 +22,52 @@ Status VulkanBackend::execute(const OpPlan& plan) {
     // every pass that writes comes after the checks that could fail.
     SCATTER_RETURN_IF_ERROR(recorded);
     return operation.finish();
+}
+
+// execute() with each stage timed and timestamps around each pass.
+Status VulkanBackend::execute_profiled(const OpPlan& plan, OperationProfile& profile) {
+    scatter_profile& times = profile.result;
+    Stopwatch stage;
+    TransientCache::CommandSlot slot;
+    SCATTER_RETURN_IF_ERROR(device_->transient->take_command_slot(&slot));
+    Status status;
+    if (device_->timestamp_bits > 0) status = device_->transient->add_timestamps(slot, PassTimer::kMaxQueries);
+    PassTimer timer(*device_, slot.timestamps);
+    RecordedOperation operation(*device_, pipelines_);
+    const VolkDeviceTable& vk = device_->vk;
+    auto begin = vk_struct<VkCommandBufferBeginInfo>(VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO);
+    begin.flags = VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT;
+    if (status.ok()) {
+        VkResult r = vk.vkBeginCommandBuffer(slot.cmd, &begin);
+        if (r != VK_SUCCESS) status = vk_error(r, "vkBeginCommandBuffer");
+    }
+    Status recorded;
+    if (status.ok()) {
+        timer.begin(slot.cmd);
+        recorded = operation.record(plan, slot.cmd, /*allow_host_out=*/true, &timer);
+        VkResult r = vk.vkEndCommandBuffer(slot.cmd);
+        if (r != VK_SUCCESS) status = vk_error(r, "vkEndCommandBuffer");
+    }
+    times.record_us = stage.lap_us();
+    bool submitted = false;
+    if (status.ok()) {
+        status = device_->submit(slot.cmd, slot.fence);
+        submitted = status.ok();
+        times.submit_us = stage.lap_us();
+    }
+    bool idle = !submitted;  // nothing of the slot's is still pending on the device
+    if (submitted) {
+        status = device_->wait_for(slot.fence);
+        idle = status.ok();
+        times.wait_us = stage.lap_us();
+    }
+    if (status.ok()) {
+        timer.collect(&profile);
+        status = recorded.ok() ? operation.finish() : recorded;
+        times.read_back_us = stage.lap_us();
+    }
+    device_->transient->give_command_slot(slot, idle);
+    return status;
 }
 
 VulkanBackend* vulkan_backend_of(scatter_context_t* context) {
