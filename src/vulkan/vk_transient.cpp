@@ -49,16 +49,26 @@ bool TransientCache::take_memory(int use, uint64_t size, Allocation* out) {
 
 void TransientCache::give_memory(int use, Allocation& a) {
     if (a.buffer == VK_NULL_HANDLE) return;
-    {
+    std::vector<KeptMemory> evicted;
+    if (a.size <= kMaxKeptBytes) {
         std::lock_guard<std::mutex> lock(mutex_);
-        if (memory_.size() < kMaxKeptMemory && kept_bytes_ + a.size <= kMaxKeptBytes) {
-            memory_.push_back(KeptMemory{use, a.size, a.buffer, a.memory, a.mapped, a.flags});
-            kept_bytes_ += a.size;
-            a = Allocation();
-            return;
+        // The least recently given back goes first: a workload that moves to new size classes
+        // (another tensor shape) must not find the cache full of the old ones and allocate per
+        // call (a vkAllocateMemory costs ~0.6 ms on NVIDIA).
+        while (!memory_.empty() && (memory_.size() >= kMaxKeptMemory || kept_bytes_ + a.size > kMaxKeptBytes)) {
+            evicted.push_back(memory_.front());
+            kept_bytes_ -= memory_.front().size;
+            memory_.erase(memory_.begin());
         }
+        memory_.push_back(KeptMemory{use, a.size, a.buffer, a.memory, a.mapped, a.flags});
+        kept_bytes_ += a.size;
+        a = Allocation();
     }
-    release(device_, a);
+    for (KeptMemory& m : evicted) {
+        device_.vk.vkDestroyBuffer(device_.device, m.buffer, nullptr);
+        device_.vk.vkFreeMemory(device_.device, m.memory, nullptr);
+    }
+    if (a.buffer != VK_NULL_HANDLE) release(device_, a);
 }
 
 Status TransientCache::take_command_slot(CommandSlot* out) {

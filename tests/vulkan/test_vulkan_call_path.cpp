@@ -1,0 +1,371 @@
+// The call path: after warm-up a call creates, allocates and frees no Vulkan object (counted
+// through a wrapped device table: the test hands libscatter its own vkGetInstanceProcAddr, whose
+// device functions count every vkCreate*/vkAllocate*/vkFree*/vkDestroy*), and the 1000th call is
+// no slower than the 10th. Also the profiler (passes, stages, bad input) and device buffer copies.
+#include "vulkan_env.h"
+
+#define VK_NO_PROTOTYPES
+#include <vulkan/vulkan.h>
+
+#include <dlfcn.h>
+
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <cstring>
+#include <string>
+#include <vector>
+
+namespace vulkan_test {
+namespace {
+
+// ---- the counting device table ----
+
+std::atomic<int64_t> g_object_calls{0};
+PFN_vkGetInstanceProcAddr g_real_gipa = nullptr;
+PFN_vkGetDeviceProcAddr g_real_gdpa = nullptr;
+
+template <class F>
+struct Counted;
+template <class R, class... A>
+struct Counted<R(VKAPI_PTR*)(A...)> {
+    template <R(VKAPI_PTR** real)(A...)>
+    static R VKAPI_PTR call(A... a) {
+        g_object_calls.fetch_add(1);
+        return (*real)(a...);
+    }
+};
+
+#define SCATTER_TEST_COUNTED(X)                                                                       \
+    X(vkCreateBuffer) X(vkDestroyBuffer) X(vkAllocateMemory) X(vkFreeMemory) X(vkCreateCommandPool)  \
+    X(vkDestroyCommandPool) X(vkAllocateCommandBuffers) X(vkFreeCommandBuffers) X(vkCreateFence)     \
+    X(vkDestroyFence) X(vkCreateDescriptorPool) X(vkDestroyDescriptorPool) X(vkAllocateDescriptorSets) \
+    X(vkFreeDescriptorSets) X(vkCreateQueryPool) X(vkDestroyQueryPool) X(vkCreateComputePipelines)   \
+    X(vkDestroyPipeline) X(vkCreateShaderModule) X(vkDestroyShaderModule) X(vkCreatePipelineLayout)  \
+    X(vkDestroyPipelineLayout) X(vkCreateDescriptorSetLayout) X(vkDestroyDescriptorSetLayout)        \
+    X(vkCreatePipelineCache) X(vkDestroyPipelineCache) X(vkCreateSemaphore) X(vkDestroySemaphore)    \
+    X(vkCreateEvent) X(vkDestroyEvent)
+
+#define SCATTER_TEST_REAL(name) PFN_##name real_##name = nullptr;
+SCATTER_TEST_COUNTED(SCATTER_TEST_REAL)
+
+PFN_vkVoidFunction VKAPI_PTR counting_gdpa(VkDevice device, const char* name) {
+#define SCATTER_TEST_WRAP(fn)                                                                  \
+    if (std::strcmp(name, #fn) == 0) {                                                         \
+        real_##fn = reinterpret_cast<PFN_##fn>(g_real_gdpa(device, name));                     \
+        if (real_##fn == nullptr) return nullptr;                                              \
+        return reinterpret_cast<PFN_vkVoidFunction>(&Counted<PFN_##fn>::call<&real_##fn>);     \
+    }
+    SCATTER_TEST_COUNTED(SCATTER_TEST_WRAP)
+#undef SCATTER_TEST_WRAP
+    return g_real_gdpa(device, name);
+}
+
+PFN_vkVoidFunction VKAPI_PTR counting_gipa(VkInstance instance, const char* name) {
+    if (std::strcmp(name, "vkGetDeviceProcAddr") == 0) return reinterpret_cast<PFN_vkVoidFunction>(&counting_gdpa);
+    return g_real_gipa(instance, name);
+}
+
+// An application device (no validation layer: the counts and timings are libscatter's own).
+struct Application {
+    VkInstance instance = VK_NULL_HANDLE;
+    VkPhysicalDevice physical = VK_NULL_HANDLE;
+    VkDevice device = VK_NULL_HANDLE;
+    VkQueue queue = VK_NULL_HANDLE;
+    uint32_t family = 0;
+
+    bool start() {
+        void* loader = dlopen("libvulkan.so.1", RTLD_NOW | RTLD_LOCAL);
+        if (loader == nullptr) return false;
+        g_real_gipa = reinterpret_cast<PFN_vkGetInstanceProcAddr>(dlsym(loader, "vkGetInstanceProcAddr"));
+        auto create_instance = reinterpret_cast<PFN_vkCreateInstance>(g_real_gipa(nullptr, "vkCreateInstance"));
+        VkApplicationInfo app{};
+        app.sType = VK_STRUCTURE_TYPE_APPLICATION_INFO;
+        app.apiVersion = VK_API_VERSION_1_2;
+        VkInstanceCreateInfo info{};
+        info.sType = VK_STRUCTURE_TYPE_INSTANCE_CREATE_INFO;
+        info.pApplicationInfo = &app;
+        if (create_instance(&info, nullptr, &instance) != VK_SUCCESS) return false;
+        uint32_t count = 1;
+        auto enumerate =
+            reinterpret_cast<PFN_vkEnumeratePhysicalDevices>(g_real_gipa(instance, "vkEnumeratePhysicalDevices"));
+        if (enumerate(instance, &count, &physical) < 0 || count == 0) return false;
+        auto families = reinterpret_cast<PFN_vkGetPhysicalDeviceQueueFamilyProperties>(
+            g_real_gipa(instance, "vkGetPhysicalDeviceQueueFamilyProperties"));
+        uint32_t n = 0;
+        families(physical, &n, nullptr);
+        std::vector<VkQueueFamilyProperties> props(n);
+        families(physical, &n, props.data());
+        while (family < n && !(props[family].queueFlags & VK_QUEUE_COMPUTE_BIT)) ++family;
+        float priority = 1;
+        VkDeviceQueueCreateInfo queue_info{};
+        queue_info.sType = VK_STRUCTURE_TYPE_DEVICE_QUEUE_CREATE_INFO;
+        queue_info.queueFamilyIndex = family;
+        queue_info.queueCount = 1;
+        queue_info.pQueuePriorities = &priority;
+        VkPhysicalDeviceFeatures features{};
+        features.shaderInt64 = VK_TRUE;  // lavapipe has it: the 8-byte paths run too
+        VkDeviceCreateInfo device_info{};
+        device_info.sType = VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO;
+        device_info.queueCreateInfoCount = 1;
+        device_info.pQueueCreateInfos = &queue_info;
+        device_info.pEnabledFeatures = &features;
+        auto create_device = reinterpret_cast<PFN_vkCreateDevice>(g_real_gipa(instance, "vkCreateDevice"));
+        if (create_device(physical, &device_info, nullptr, &device) != VK_SUCCESS) return false;
+        g_real_gdpa = reinterpret_cast<PFN_vkGetDeviceProcAddr>(g_real_gipa(instance, "vkGetDeviceProcAddr"));
+        reinterpret_cast<PFN_vkGetDeviceQueue>(g_real_gdpa(device, "vkGetDeviceQueue"))(device, family, 0, &queue);
+        return true;
+    }
+
+    ~Application() {
+        if (device != VK_NULL_HANDLE)
+            reinterpret_cast<PFN_vkDestroyDevice>(g_real_gdpa(device, "vkDestroyDevice"))(device, nullptr);
+        if (instance != VK_NULL_HANDLE)
+            reinterpret_cast<PFN_vkDestroyInstance>(g_real_gipa(instance, "vkDestroyInstance"))(instance, nullptr);
+    }
+};
+
+scatter_context context_on(const Application& app, uint32_t flags) {
+    scatter_context_desc desc = SCATTER_CONTEXT_DESC_INIT;
+    desc.flags = flags;
+    scatter_vulkan_device_desc device = SCATTER_VULKAN_DEVICE_DESC_INIT;
+    device.instance = app.instance;
+    device.physical_device = app.physical;
+    device.device = app.device;
+    device.queue = app.queue;
+    device.queue_family_index = app.family;
+    device.get_instance_proc_addr = reinterpret_cast<scatter_vk_get_instance_proc_addr>(&counting_gipa);
+    device.enabled_features = SCATTER_FEATURE_INT64;
+    scatter_context ctx = nullptr;
+    EXPECT_EQ(scatter_context_create_vulkan(&desc, &device, &ctx), SCATTER_OK) << scatter_last_error_message();
+    return ctx;
+}
+
+scatter_tensor tensor(scatter_dtype dtype, uint32_t rank, const int64_t* shape, void* host) {
+    scatter_tensor t = SCATTER_TENSOR_INIT;
+    t.dtype = dtype;
+    t.rank = rank;
+    t.shape = shape;
+    t.data = host;
+    return t;
+}
+
+// A mix of calls that takes every kind of pass: host tensors (staging), resident buffers, the
+// target path (`none`, f32 add), the atomic path (i32 add), mean, rows and nd, an index error.
+class CallMix {
+public:
+    explicit CallMix(scatter_context ctx) : ctx_(ctx) {
+        for (int i = 0; i < 64; ++i) {
+            data_[i] = float(i);
+            idata_[i] = i;
+        }
+        for (int i = 0; i < 16; ++i) {
+            index_[i] = (i * 5) % 8;
+            update_[i] = 0.5f * float(i);
+            iupdate_[i] = i;
+            rows_[i % 4] = (i * 3) % 8;
+        }
+        EXPECT_EQ(scatter_buffer_create(ctx, sizeof data_, &data_buffer_), SCATTER_OK);
+        EXPECT_EQ(scatter_buffer_create(ctx, sizeof data_, &out_buffer_), SCATTER_OK);
+        EXPECT_EQ(scatter_buffer_create(ctx, sizeof index_, &index_buffer_), SCATTER_OK);
+        EXPECT_EQ(scatter_buffer_create(ctx, sizeof update_, &update_buffer_), SCATTER_OK);
+        scatter_buffer_write(data_buffer_, 0, data_, sizeof data_);
+        scatter_buffer_write(index_buffer_, 0, index_, sizeof index_);
+        scatter_buffer_write(update_buffer_, 0, update_, sizeof update_);
+    }
+    ~CallMix() {
+        for (scatter_buffer b : {data_buffer_, out_buffer_, index_buffer_, update_buffer_}) scatter_buffer_destroy(b);
+    }
+
+    // Call number `i` of the mix; returns whether it gave the status it should.
+    bool call(int i) {
+        static const int64_t data_shape[2] = {8, 8}, index_shape[2] = {2, 8}, rows_shape[1] = {4},
+                             row_updates_shape[2] = {4, 8}, nd_index_shape[2] = {4, 1};
+        scatter_options o = SCATTER_OPTIONS_INIT;
+        scatter_tensor d = tensor(SCATTER_DTYPE_F32, 2, data_shape, data_);
+        scatter_tensor idx = tensor(SCATTER_DTYPE_I64, 2, index_shape, index_);
+        scatter_tensor u = tensor(SCATTER_DTYPE_F32, 2, index_shape, update_);
+        scatter_tensor out = tensor(SCATTER_DTYPE_F32, 2, data_shape, out_);
+        switch (i % 7) {
+            case 0:  // host tensors, `none`
+                return scatter_elements(ctx_, &d, &idx, &u, &o, &out) == SCATTER_OK;
+            case 1: {  // resident, f32 add (target path)
+                o.reduction = SCATTER_REDUCTION_ADD;
+                for (scatter_tensor* t : {&d, &idx, &u, &out}) t->data = nullptr;
+                d.buffer = data_buffer_;
+                idx.buffer = index_buffer_;
+                u.buffer = update_buffer_;
+                out.buffer = out_buffer_;
+                return scatter_elements(ctx_, &d, &idx, &u, &o, &out) == SCATTER_OK;
+            }
+            case 2: {  // i32 add: the atomic path
+                o.reduction = SCATTER_REDUCTION_ADD;
+                d = tensor(SCATTER_DTYPE_I32, 2, data_shape, idata_);
+                u = tensor(SCATTER_DTYPE_I32, 2, index_shape, iupdate_);
+                out = tensor(SCATTER_DTYPE_I32, 2, data_shape, iout_);
+                return scatter_elements(ctx_, &d, &idx, &u, &o, &out) == SCATTER_OK;
+            }
+            case 3:  // mean
+                o.reduction = SCATTER_REDUCTION_MEAN;
+                return scatter_elements(ctx_, &d, &idx, &u, &o, &out) == SCATTER_OK;
+            case 4: {  // rows max
+                o.reduction = SCATTER_REDUCTION_MAX;
+                scatter_tensor r = tensor(SCATTER_DTYPE_I64, 1, rows_shape, rows_);
+                scatter_tensor ru = tensor(SCATTER_DTYPE_F32, 2, row_updates_shape, update_);
+                return scatter_rows(ctx_, &d, &r, &ru, &o, &out) == SCATTER_OK;
+            }
+            case 5: {  // nd mul
+                o.reduction = SCATTER_REDUCTION_MUL;
+                scatter_tensor r = tensor(SCATTER_DTYPE_I64, 2, nd_index_shape, rows_);
+                scatter_tensor ru = tensor(SCATTER_DTYPE_F32, 2, row_updates_shape, update_);
+                return scatter_nd(ctx_, &d, &r, &ru, &o, &out) == SCATTER_OK;
+            }
+            default: {  // an index out of range: found on the device, nothing written
+                int64_t bad[16];
+                std::memcpy(bad, index_, sizeof bad);
+                bad[11] = 8;
+                idx.data = bad;
+                return scatter_elements(ctx_, &d, &idx, &u, &o, &out) == SCATTER_ERROR_INDEX_OUT_OF_RANGE;
+            }
+        }
+    }
+
+private:
+    scatter_context ctx_;
+    float data_[64], out_[64] = {}, update_[16];
+    int32_t idata_[64], iout_[64] = {}, iupdate_[16];
+    int64_t index_[16], rows_[4];
+    scatter_buffer data_buffer_ = nullptr, out_buffer_ = nullptr, index_buffer_ = nullptr, update_buffer_ = nullptr;
+};
+
+using CallPath = VulkanTest;  // SetUp puts the process on lavapipe
+
+TEST_F(CallPath, WarmCallsCreateAllocateAndFreeNothing) {
+    Application app;
+    ASSERT_TRUE(app.start()) << "the test could not create its own Vulkan device";
+    for (uint32_t flags : {0u, uint32_t(SCATTER_CONTEXT_FLAG_PROFILE)}) {
+        scatter_context ctx = context_on(app, flags);
+        ASSERT_NE(ctx, nullptr);
+        {
+            CallMix mix(ctx);
+            for (int i = 0; i < 70; ++i) ASSERT_TRUE(mix.call(i)) << "warm-up call " << i << ": " << scatter_last_error_message();
+            const int64_t before = g_object_calls.load();
+            for (int i = 0; i < 1000; ++i) ASSERT_TRUE(mix.call(i)) << "call " << i << ": " << scatter_last_error_message();
+            EXPECT_EQ(g_object_calls.load() - before, 0)
+                << "Vulkan objects created, allocated or freed over 1000 warm calls (flags " << flags << ")";
+        }
+        scatter_context_destroy(ctx);
+    }
+    EXPECT_GT(g_object_calls.load(), 0) << "the wrapped table was not used: the test counts nothing";
+}
+
+TEST_F(CallPath, TheThousandthCallIsNoSlowerThanTheTenth) {
+    Application app;
+    ASSERT_TRUE(app.start());
+    scatter_context ctx = context_on(app, 0);
+    ASSERT_NE(ctx, nullptr);
+    {
+        CallMix mix(ctx);
+        // Seven calls (one of each kind) per round; the median of 9 rounds near call 10 and
+        // near call 1000. A per-call leak (a pool reset walking every command buffer ever
+        // allocated) made the late rounds several times slower.
+        auto round_us = [&](int first) {
+            auto start = std::chrono::steady_clock::now();
+            for (int i = first; i < first + 7; ++i) EXPECT_TRUE(mix.call(i));
+            return std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - start).count();
+        };
+        auto median_of_rounds = [&](int first_call) {
+            std::vector<double> rounds;
+            for (int r = 0; r < 9; ++r) rounds.push_back(round_us(first_call + 7 * r));
+            std::sort(rounds.begin(), rounds.end());
+            return rounds[4];
+        };
+        for (int i = 0; i < 7; ++i) mix.call(i);
+        const double early = median_of_rounds(7);
+        for (int i = 70; i < 1000; ++i) mix.call(i);
+        const double late = median_of_rounds(1001);
+        // Generous against a noisy shared machine; the leak gave a ratio far above this.
+        EXPECT_LT(late, early * 1.5 + 200.0) << "early round " << early << " us, late round " << late << " us";
+    }
+    scatter_context_destroy(ctx);
+}
+
+// ---- the profiler ----
+
+TEST_F(CallPath, ProfileNamesEachPassWithItsGpuTime) {
+    scatter_context_desc desc = SCATTER_CONTEXT_DESC_INIT;
+    desc.backend = SCATTER_BACKEND_VULKAN;
+    desc.flags = SCATTER_CONTEXT_FLAG_PROFILE;
+    scatter_context ctx = nullptr;
+    ASSERT_EQ(scatter_context_create(&desc, &ctx), SCATTER_OK) << scatter_last_error_message();
+    scatter_profile p;
+    p.struct_size = sizeof p;
+    EXPECT_EQ(scatter_last_profile(ctx, &p), SCATTER_ERROR_INVALID_ARGUMENT) << "no call yet";
+    {
+        CallMix mix(ctx);
+        ASSERT_TRUE(mix.call(0));  // host tensors, `none`: validate, winner, gather
+        ASSERT_EQ(scatter_last_profile(ctx, &p), SCATTER_OK) << scatter_last_error_message();
+        EXPECT_EQ(p.backend, SCATTER_BACKEND_VULKAN);
+        EXPECT_EQ(p.status, SCATTER_OK);
+        ASSERT_GE(p.pass_count, 3u);
+        std::vector<std::string> names;
+        for (uint32_t i = 0; i < p.pass_count; ++i) names.push_back(p.passes[i].name);
+        EXPECT_NE(std::find(names.begin(), names.end(), "validate_elements"), names.end());
+        EXPECT_NE(std::find(names.begin(), names.end(), "winner"), names.end());
+        EXPECT_NE(std::find(names.begin(), names.end(), "gather_winner"), names.end());
+        double sum = 0;
+        for (uint32_t i = 0; i < p.pass_count; ++i) sum += p.passes[i].time_us;
+        EXPECT_GT(p.gpu_us, 0.0) << "lavapipe writes timestamps";
+        EXPECT_NEAR(sum, p.gpu_us, 1e-6 + p.gpu_us * 1e-9);
+        EXPECT_GT(p.wait_us + p.submit_us, 0.0);
+        EXPECT_GE(p.total_us, p.validate_us + p.record_us);
+
+        ASSERT_TRUE(mix.call(6));  // an index error is profiled too
+        ASSERT_EQ(scatter_last_profile(ctx, &p), SCATTER_OK);
+        EXPECT_EQ(p.status, SCATTER_ERROR_INDEX_OUT_OF_RANGE);
+    }
+    scatter_context_destroy(ctx);
+}
+
+TEST_F(CallPath, ProfileBadInput) {
+    scatter_profile p;
+    p.struct_size = sizeof p;
+    EXPECT_EQ(scatter_last_profile(nullptr, &p), SCATTER_ERROR_INVALID_ARGUMENT);
+    EXPECT_EQ(scatter_last_profile(vulkan, nullptr), SCATTER_ERROR_INVALID_ARGUMENT);
+    EXPECT_EQ(scatter_last_profile(vulkan, &p), SCATTER_ERROR_INVALID_ARGUMENT) << "profiling is off";
+    EXPECT_NE(std::string(scatter_last_error_message()).find("SCATTER_CONTEXT_FLAG_PROFILE"), std::string::npos);
+    p.struct_size = 8;
+    EXPECT_EQ(scatter_last_profile(vulkan, &p), SCATTER_ERROR_INVALID_ARGUMENT);
+}
+
+// ---- device copies ----
+
+TEST_F(CallPath, BufferCopyStaysOnTheDevice) {
+    std::vector<uint8_t> bytes(100000);
+    for (size_t i = 0; i < bytes.size(); ++i) bytes[i] = uint8_t(i * 7 + 3);
+    scatter_buffer a = nullptr, b = nullptr;
+    ASSERT_EQ(scatter_buffer_create(vulkan, bytes.size(), &a), SCATTER_OK);
+    ASSERT_EQ(scatter_buffer_create(vulkan, bytes.size(), &b), SCATTER_OK);
+    ASSERT_EQ(scatter_buffer_write(a, 0, bytes.data(), bytes.size()), SCATTER_OK);
+    std::vector<uint8_t> zeros(bytes.size(), 0), got(bytes.size());
+    ASSERT_EQ(scatter_buffer_write(b, 0, zeros.data(), zeros.size()), SCATTER_OK);
+    ASSERT_EQ(scatter_buffer_copy(a, 100, b, 40, 50000), SCATTER_OK) << scatter_last_error_message();
+    ASSERT_EQ(scatter_buffer_read(b, 0, got.data(), got.size()), SCATTER_OK);
+    std::vector<uint8_t> want = zeros;
+    std::copy(bytes.begin() + 100, bytes.begin() + 50100, want.begin() + 40);
+    EXPECT_EQ(got, want);
+    // Refused, b unchanged: out of range, overlapping, another context's buffer.
+    EXPECT_EQ(scatter_buffer_copy(a, 60000, b, 0, 50000), SCATTER_ERROR_INVALID_ARGUMENT);
+    EXPECT_EQ(scatter_buffer_copy(b, 0, b, 10, 100), SCATTER_ERROR_INVALID_ARGUMENT);
+    scatter_buffer c = nullptr;
+    ASSERT_EQ(scatter_buffer_create(cpu, 100, &c), SCATTER_OK);
+    EXPECT_EQ(scatter_buffer_copy(c, 0, b, 0, 100), SCATTER_ERROR_INVALID_ARGUMENT);
+    ASSERT_EQ(scatter_buffer_read(b, 0, got.data(), got.size()), SCATTER_OK);
+    EXPECT_EQ(got, want);
+    scatter_buffer_destroy(a);
+    scatter_buffer_destroy(b);
+    scatter_buffer_destroy(c);
+}
+
+}  // namespace
+}  // namespace vulkan_test
