@@ -45,7 +45,7 @@ tsan: deps
 	  ./unit/scatter_unit_tests && \
 	  SCATTER_TEST_BACKENDS=cpu SCATTER_TEST_ITERATIONS=1000 ./diff/scatter_diff_test --gtest_filter=DiffRandom.* && \
 	  SCATTER_TEST_REQUIRE_VULKAN=1 ./vulkan/scatter_vulkan_tests \
-	    --gtest_filter=Basics.OneContextFromSeveralThreads:Batches.*:Interop.*:Atomics.*
+	    --gtest_filter=Basics.OneContextFromSeveralThreads:Batches.*:Interop.*:Atomics.*:SharedDevice.ContextsCreatedAndDestroyedFromSeveralThreads
 
 # Cross builds (docs/embedding.md): aarch64 Linux tested under qemu-user, Windows (mingw-w64)
 # tested under wine. Each script installs its own packages.

@@ -1,11 +1,14 @@
 #include "api/backend_factory.h"
 
+#include "api/auto_backend.h"
+
 #include "cpu/cpu_backend.h"
 #if SCATTER_HAVE_VULKAN
 #include "vulkan/vulkan_backend.h"
 #endif
 
 #include <cstdio>
+#include <cstdlib>
 #include <string>
 #include <thread>
 
@@ -14,12 +17,15 @@ namespace {
 
 #if SCATTER_HAVE_VULKAN
 // AUTO uses a Vulkan device only when it is a real GPU: a CPU-type device (lavapipe) never beats
-// the CPU backend.
+// the CPU backend. Test switch: SCATTER_TEST_AUTO_CPU_DEVICES=1 counts CPU-type devices too, so
+// that per-call routing is tested on lavapipe.
 bool gpu_present() {
     std::vector<scatter_device_info> devices;
     if (!list_vulkan_devices(&devices).ok()) return false;
+    const char* test = std::getenv("SCATTER_TEST_AUTO_CPU_DEVICES");
+    const bool any_type = test != nullptr && std::string(test) == "1";
     for (const scatter_device_info& d : devices)
-        if (d.type != SCATTER_DEVICE_TYPE_CPU && d.type != SCATTER_DEVICE_TYPE_OTHER) return true;
+        if (any_type || (d.type != SCATTER_DEVICE_TYPE_CPU && d.type != SCATTER_DEVICE_TYPE_OTHER)) return true;
     return false;
 }
 #endif
@@ -40,9 +46,13 @@ Status create_backend(const scatter_context_desc& desc, ContextConfig& config,
         case SCATTER_BACKEND_AUTO: {
 #if SCATTER_HAVE_VULKAN
             if (gpu_present()) {
-                Status vulkan = make_vulkan_backend(desc, config, out);
+                std::unique_ptr<Backend> vulkan_backend;
+                Status vulkan = make_vulkan_backend(desc, config, &vulkan_backend);
                 if (vulkan.ok()) {
-                    config.log_message(SCATTER_LOG_INFO, "backend AUTO chose Vulkan: a GPU is present");
+                    config.log_message(SCATTER_LOG_INFO,
+                                       "backend AUTO uses Vulkan and the CPU: a GPU is present; each call on host "
+                                       "tensors runs where it is predicted to finish first, calls on buffers on Vulkan");
+                    *out = std::make_unique<AutoBackend>(make_cpu_backend(config), std::move(vulkan_backend), config);
                     return Status();
                 }
                 // The caller asked for whatever works: say why the GPU is not used.

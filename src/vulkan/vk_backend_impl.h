@@ -4,6 +4,7 @@
 #include "vulkan/vk_device.h"
 #include "vulkan/vk_operation.h"
 #include "vulkan/vk_pipelines.h"
+#include "vulkan/vk_shared_device.h"
 
 #include <memory>
 #include <vector>
@@ -12,11 +13,10 @@ namespace scatter {
 
 class VulkanBackend final : public Backend {
 public:
-    VulkanBackend(std::unique_ptr<VulkanDevice> device, ContextConfig& config)
-        : device_(std::move(device)), pipelines_(*device_), config_(config) {}
-    Status init(const void* pipeline_cache, size_t pipeline_cache_size) {
-        return pipelines_.init(pipeline_cache, pipeline_cache_size);
-    }
+    // Runs on `bundle` (shared with other contexts unless borrowed); `config` hears its
+    // validation messages while the backend lives.
+    VulkanBackend(std::shared_ptr<DeviceBundle> bundle, ContextConfig& config);
+    ~VulkanBackend() override;
 
     scatter_backend kind() const override { return SCATTER_BACKEND_VULKAN; }
     Status create_buffer(uint64_t size, std::unique_ptr<Buffer>* out) override;
@@ -27,8 +27,9 @@ public:
     PipelineSet& pipelines() { return pipelines_; }
 
 private:
-    std::unique_ptr<VulkanDevice> device_;
-    PipelineSet pipelines_;
+    std::shared_ptr<DeviceBundle> bundle_;
+    VulkanDevice* device_;    // bundle_'s
+    PipelineSet& pipelines_;  // bundle_'s
     ContextConfig& config_;
 };
 

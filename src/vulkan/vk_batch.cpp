@@ -74,12 +74,10 @@ Status record_into(VulkanBackend& backend, VkCommandBuffer cmd, const OpPlan& pl
 
 Status make_vulkan_backend_for(const scatter_context_desc& desc, ContextConfig& config, const BorrowedDevice* borrowed,
                                const void* cache, size_t cache_size, std::unique_ptr<Backend>* out) {
-    std::unique_ptr<VulkanDevice> device;
-    if (borrowed != nullptr) SCATTER_RETURN_IF_ERROR(VulkanDevice::borrow(*borrowed, &device));
-    else SCATTER_RETURN_IF_ERROR(VulkanDevice::create(desc, config, &device));
-    auto backend = std::make_unique<VulkanBackend>(std::move(device), config);
-    SCATTER_RETURN_IF_ERROR(backend->init(cache, cache_size));
-    *out = std::move(backend);
+    std::shared_ptr<DeviceBundle> bundle;
+    if (borrowed != nullptr) SCATTER_RETURN_IF_ERROR(borrowed_device(*borrowed, cache, cache_size, &bundle));
+    else SCATTER_RETURN_IF_ERROR(shared_device(desc, config, cache, cache_size, &bundle));
+    *out = std::make_unique<VulkanBackend>(std::move(bundle), config);
     return Status();
 }
 

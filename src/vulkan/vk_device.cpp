@@ -31,12 +31,12 @@ const char* result_name(VkResult r) {
 VkBool32 VKAPI_PTR forward_debug_message(VkDebugUtilsMessageSeverityFlagBitsEXT severity,
                                          VkDebugUtilsMessageTypeFlagsEXT,
                                          const VkDebugUtilsMessengerCallbackDataEXT* data, void* user) {
-    auto* config = static_cast<const ContextConfig*>(user);
+    auto* instance = static_cast<OwnedInstance*>(user);
     scatter_log_level level = SCATTER_LOG_INFO;
     if (severity & VK_DEBUG_UTILS_MESSAGE_SEVERITY_ERROR_BIT_EXT) level = SCATTER_LOG_ERROR;
     else if (severity & VK_DEBUG_UTILS_MESSAGE_SEVERITY_WARNING_BIT_EXT) level = SCATTER_LOG_WARNING;
     std::string line = std::string("vulkan validation: ") + (data && data->pMessage ? data->pMessage : "");
-    config->log_message(level, line.c_str());
+    instance->log_message(level, line.c_str());
     return VK_FALSE;
 }
 
@@ -209,6 +209,21 @@ OwnedInstance::~OwnedInstance() {
     if (instance != VK_NULL_HANDLE) fns.vkDestroyInstance(instance, nullptr);
 }
 
+void OwnedInstance::add_log(const ContextConfig* config) {
+    std::lock_guard<std::mutex> lock(logs_mutex_);
+    logs_.push_back(config);
+}
+
+void OwnedInstance::remove_log(const ContextConfig* config) {
+    std::lock_guard<std::mutex> lock(logs_mutex_);
+    logs_.erase(std::remove(logs_.begin(), logs_.end(), config), logs_.end());
+}
+
+void OwnedInstance::log_message(scatter_log_level level, const char* message) {
+    std::lock_guard<std::mutex> lock(logs_mutex_);
+    for (const ContextConfig* config : logs_) config->log_message(level, message);
+}
+
 Status create_instance(bool validation, const ContextConfig* log_to, std::unique_ptr<OwnedInstance>* out) {
     auto owned = std::make_unique<OwnedInstance>();
     SCATTER_RETURN_IF_ERROR(load_vulkan_loader(&owned->get_instance_proc_addr));
@@ -248,13 +263,13 @@ Status create_instance(bool validation, const ContextConfig* log_to, std::unique
                           "no Vulkan driver is usable: vkCreateInstance failed with %s (%d)", result_name(r), int(r));
     }
     SCATTER_RETURN_IF_ERROR(owned->fns.load(owned->get_instance_proc_addr, owned->instance));
-    if (debug && log_to != nullptr && owned->fns.vkCreateDebugUtilsMessengerEXT != nullptr) {
+    if (debug && owned->fns.vkCreateDebugUtilsMessengerEXT != nullptr) {
         auto m = vk_struct<VkDebugUtilsMessengerCreateInfoEXT>(VK_STRUCTURE_TYPE_DEBUG_UTILS_MESSENGER_CREATE_INFO_EXT);
         m.messageSeverity = VK_DEBUG_UTILS_MESSAGE_SEVERITY_WARNING_BIT_EXT | VK_DEBUG_UTILS_MESSAGE_SEVERITY_ERROR_BIT_EXT;
         m.messageType = VK_DEBUG_UTILS_MESSAGE_TYPE_GENERAL_BIT_EXT | VK_DEBUG_UTILS_MESSAGE_TYPE_VALIDATION_BIT_EXT |
                         VK_DEBUG_UTILS_MESSAGE_TYPE_PERFORMANCE_BIT_EXT;
         m.pfnUserCallback = forward_debug_message;
-        m.pUserData = const_cast<ContextConfig*>(log_to);
+        m.pUserData = owned.get();
         SCATTER_VK_CHECK(owned->fns.vkCreateDebugUtilsMessengerEXT(owned->instance, &m, nullptr, &owned->messenger),
                          "vkCreateDebugUtilsMessengerEXT");
     }
@@ -307,25 +322,24 @@ Status enumerate_devices(const InstanceFunctions& fns, VkInstance instance, std:
     return Status();
 }
 
-Status VulkanDevice::create(const scatter_context_desc& desc, const ContextConfig& config,
+Status VulkanDevice::create(int32_t device_index, std::shared_ptr<OwnedInstance> instance,
                             std::unique_ptr<VulkanDevice>* out) {
     auto self = std::unique_ptr<VulkanDevice>(new VulkanDevice());
-    bool validation = (desc.flags & SCATTER_CONTEXT_FLAG_VALIDATION) != 0;
-    SCATTER_RETURN_IF_ERROR(create_instance(validation, &config, &self->instance_));
+    self->instance_ = std::move(instance);
     const InstanceFunctions& fns = self->instance_->fns;
     std::vector<PhysicalDeviceEntry> devices;
     SCATTER_RETURN_IF_ERROR(enumerate_devices(fns, self->instance_->instance, &devices));
     if (devices.empty())
         return make_error(SCATTER_ERROR_BACKEND_UNAVAILABLE, "the Vulkan driver reports no device");
     const PhysicalDeviceEntry* chosen = nullptr;
-    if (desc.device_index >= 0) {
-        if (uint32_t(desc.device_index) >= devices.size())
+    if (device_index >= 0) {
+        if (uint32_t(device_index) >= devices.size())
             return make_error(SCATTER_ERROR_BACKEND_UNAVAILABLE, "desc.device_index = %d but there are %zu Vulkan devices",
-                              int(desc.device_index), devices.size());
-        chosen = &devices[size_t(desc.device_index)];
+                              int(device_index), devices.size());
+        chosen = &devices[size_t(device_index)];
         if (!chosen->usable)
             return make_error(SCATTER_ERROR_BACKEND_UNAVAILABLE, "Vulkan device %d (%s) is unusable: %s",
-                              int(desc.device_index), chosen->info.name, chosen->unusable_reason);
+                              int(device_index), chosen->info.name, chosen->unusable_reason);
     } else {
         for (const PhysicalDeviceEntry& e : devices)
             if (e.usable && (chosen == nullptr || type_rank(e.info.type) > type_rank(chosen->info.type))) chosen = &e;
@@ -405,6 +419,11 @@ Status VulkanDevice::create(const scatter_context_desc& desc, const ContextConfi
     if (self->instance_->api_version >= VK_API_VERSION_1_2)
         self->features |= usable & (SCATTER_FEATURE_DENORM_PRESERVE32 | SCATTER_FEATURE_DENORM_PRESERVE64);
     self->features |= internal_features_from_environment();
+    *out = std::move(self);
+    return Status();
+}
+
+void VulkanDevice::log_device(const ContextConfig& config) const {
     // The optional features the shaders will use on this device (vk_operation.cpp picks variants).
     static const struct { uint64_t bit; const char* name; } kUsed[] = {
         {SCATTER_FEATURE_INT64, "int64"}, {SCATTER_FEATURE_FLOAT64, "float64"},
@@ -414,14 +433,12 @@ Status VulkanDevice::create(const scatter_context_desc& desc, const ContextConfi
         {SCATTER_FEATURE_DENORM_PRESERVE64, "denorm_preserve64"}};
     std::string used;
     for (const auto& f : kUsed)
-        if (self->features & f.bit) used += std::string(used.empty() ? "" : " ") + f.name;
+        if (features & f.bit) used += std::string(used.empty() ? "" : " ") + f.name;
     char line[600];
-    std::snprintf(line, sizeof line, "Vulkan device %u: %s (Vulkan %u.%u; features in use: %s)", chosen->info.index,
-                  chosen->info.name, VK_API_VERSION_MAJOR(chosen->info.api_version),
-                  VK_API_VERSION_MINOR(chosen->info.api_version), used.empty() ? "none" : used.c_str());
+    std::snprintf(line, sizeof line, "Vulkan device %u: %s (Vulkan %u.%u; features in use: %s)", info.index,
+                  info.name, VK_API_VERSION_MAJOR(info.api_version), VK_API_VERSION_MINOR(info.api_version),
+                  used.empty() ? "none" : used.c_str());
     config.log_message(SCATTER_LOG_INFO, line);
-    *out = std::move(self);
-    return Status();
 }
 
 Status VulkanDevice::borrow(const BorrowedDevice& b, std::unique_ptr<VulkanDevice>* out) {

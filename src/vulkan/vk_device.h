@@ -47,7 +47,7 @@ struct PhysicalDeviceEntry {
 };
 
 // An instance created by libscatter (optionally with the validation layer and a messenger that
-// forwards its messages to the context's log).
+// forwards its messages to the logs of every context using it).
 struct OwnedInstance {
     PFN_vkGetInstanceProcAddr get_instance_proc_addr = nullptr;
     VkInstance instance = VK_NULL_HANDLE;
@@ -55,8 +55,18 @@ struct OwnedInstance {
     VkDebugUtilsMessengerEXT messenger = VK_NULL_HANDLE;
     uint32_t api_version = 0;  // the instance's apiVersion
     ~OwnedInstance();
+
+    // The contexts' logs that hear the validation layer (contexts share instances).
+    void add_log(const ContextConfig* config);
+    void remove_log(const ContextConfig* config);
+    void log_message(scatter_log_level level, const char* message);
+
+private:
+    std::mutex logs_mutex_;
+    std::vector<const ContextConfig*> logs_;
 };
 
+// log_to hears a missing validation layer now; later messages go to add_log's listeners.
 Status create_instance(bool validation, const ContextConfig* log_to, std::unique_ptr<OwnedInstance>* out);
 Status enumerate_devices(const InstanceFunctions& fns, VkInstance instance, std::vector<PhysicalDeviceEntry>* out);
 
@@ -73,9 +83,13 @@ struct BorrowedDevice {
 
 class VulkanDevice {
 public:
-    // Creates an instance and a device: desc.device_index, or the best device type.
-    static Status create(const scatter_context_desc& desc, const ContextConfig& config,
+    // Creates a device on `instance`: device_index, or (-1) the best device type.
+    static Status create(int32_t device_index, std::shared_ptr<OwnedInstance> instance,
                          std::unique_ptr<VulkanDevice>* out);
+    // The instance this device was created on; null for a borrowed device.
+    OwnedInstance* owned_instance() const { return instance_.get(); }
+    // Logs the device and the optional features its shaders use (once per context).
+    void log_device(const ContextConfig& config) const;
     static Status borrow(const BorrowedDevice& borrowed, std::unique_ptr<VulkanDevice>* out);
     ~VulkanDevice();
 
@@ -108,7 +122,7 @@ public:
     Status run_commands(const std::function<void(VkCommandBuffer)>& record);
 
 private:
-    std::unique_ptr<OwnedInstance> instance_;  // null when borrowed
+    std::shared_ptr<OwnedInstance> instance_;  // null when borrowed
     bool owns_device_ = false;
     std::mutex queue_mutex_;
 };

@@ -7,6 +7,16 @@
 
 namespace scatter {
 
+VulkanBackend::VulkanBackend(std::shared_ptr<DeviceBundle> bundle, ContextConfig& config)
+    : bundle_(std::move(bundle)), device_(bundle_->device.get()), pipelines_(*bundle_->pipelines), config_(config) {
+    if (OwnedInstance* instance = device_->owned_instance()) instance->add_log(&config_);
+    device_->log_device(config_);
+}
+
+VulkanBackend::~VulkanBackend() {
+    if (OwnedInstance* instance = device_->owned_instance()) instance->remove_log(&config_);
+}
+
 Status VulkanBackend::create_buffer(uint64_t size, std::unique_ptr<Buffer>* out) {
     return VulkanBuffer::create(*device_, size, out);
 }
@@ -71,23 +81,21 @@ Status VulkanBackend::execute_profiled(const OpPlan& plan, OperationProfile& pro
 }
 
 VulkanBackend* vulkan_backend_of(scatter_context_t* context) {
-    if (context == nullptr || context->backend == nullptr || context->backend->kind() != SCATTER_BACKEND_VULKAN)
-        return nullptr;
-    return static_cast<VulkanBackend*>(context->backend.get());
+    if (context == nullptr || context->backend == nullptr) return nullptr;
+    Backend* owner = context->backend->buffer_owner();
+    return owner->kind() == SCATTER_BACKEND_VULKAN ? static_cast<VulkanBackend*>(owner) : nullptr;
 }
 
 Status make_vulkan_backend(const scatter_context_desc& desc, ContextConfig& config, std::unique_ptr<Backend>* out) {
-    std::unique_ptr<VulkanDevice> device;
-    SCATTER_RETURN_IF_ERROR(VulkanDevice::create(desc, config, &device));
-    auto backend = std::make_unique<VulkanBackend>(std::move(device), config);
-    SCATTER_RETURN_IF_ERROR(backend->init(nullptr, 0));
-    *out = std::move(backend);
+    std::shared_ptr<DeviceBundle> bundle;
+    SCATTER_RETURN_IF_ERROR(shared_device(desc, config, nullptr, 0, &bundle));
+    *out = std::make_unique<VulkanBackend>(std::move(bundle), config);
     return Status();
 }
 
 Status list_vulkan_devices(std::vector<scatter_device_info>* out) {
-    std::unique_ptr<OwnedInstance> instance;
-    if (!create_instance(false, nullptr, &instance).ok()) return Status();  // no Vulkan: nothing to list
+    std::shared_ptr<OwnedInstance> instance;
+    if (!shared_instance(false, nullptr, &instance).ok()) return Status();  // no Vulkan: nothing to list
     std::vector<PhysicalDeviceEntry> devices;
     if (!enumerate_devices(instance->fns, instance->instance, &devices).ok()) return Status();
     for (const PhysicalDeviceEntry& d : devices) out->push_back(d.info);

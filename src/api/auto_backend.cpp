@@ -1,0 +1,118 @@
+#include "api/auto_backend.h"
+
+#include "core/dtype.h"
+#include "core/op_plan.h"
+#include "core/profile.h"
+
+#include <algorithm>
+#include <cstdio>
+#include <string>
+#include <vector>
+
+namespace scatter {
+namespace {
+
+double plan_bytes(const OpPlan& p) {
+    const TensorView* views[] = {&p.data, &p.out, &p.indices, &p.updates};
+    double bytes = 0;
+    for (const TensorView* v : views) bytes += double(v->element_count) * double(v->element_size);
+    return bytes;
+}
+
+bool on_host(const OpPlan& p) {
+    return p.data.buffer == nullptr && p.out.buffer == nullptr && p.indices.buffer == nullptr &&
+           p.updates.buffer == nullptr;
+}
+
+// A probe: elements along axis 0, add, f32, `n` updates into `n` targets, host tensors.
+struct Probe {
+    std::vector<float> data, updates, out;
+    std::vector<int64_t> indices;
+    int64_t shape[1];
+    TensorView d, i, u, o;
+
+    explicit Probe(int64_t n) : data(size_t(n), 1.0f), updates(size_t(n), 0.5f), out(size_t(n)), indices(size_t(n)) {
+        shape[0] = n;
+        for (int64_t k = 0; k < n; ++k) indices[size_t(k)] = (k * 7919) % n;  // scattered, every target hit
+    }
+    OpPlan plan() {
+        OpPlan p;
+        p.op = OpKind::Elements;
+        p.reduction = SCATTER_REDUCTION_ADD;
+        p.policy = SCATTER_OUT_OF_RANGE_ERROR;
+        view(&p.data, SCATTER_DTYPE_F32, data.data());
+        view(&p.out, SCATTER_DTYPE_F32, out.data());
+        view(&p.updates, SCATTER_DTYPE_F32, updates.data());
+        view(&p.indices, SCATTER_DTYPE_I64, indices.data());
+        return p;
+    }
+    void view(TensorView* v, scatter_dtype dtype, void* host) {
+        v->info = find_dtype(dtype);
+        v->element_size = uint32_t(v->info->size);
+        v->rank = 1;
+        v->shape[0] = shape[0];
+        v->strides[0] = 1;
+        v->element_count = shape[0];
+        v->min_byte = 0;
+        v->end_byte = shape[0] * int64_t(v->element_size);
+        v->contiguous = true;
+        v->host = static_cast<char*>(host);
+    }
+};
+
+// The best of `runs` runs of `plan` on `backend`, in microseconds (a failed run counts as never).
+double best_us(Backend& backend, const OpPlan& plan, int runs) {
+    double best = 1e30;
+    for (int r = 0; r < runs; ++r) {
+        Stopwatch watch;
+        if (!backend.execute(plan).ok()) return 1e30;
+        best = std::min(best, watch.lap_us());
+    }
+    return best;
+}
+
+CostLine fit(double small_bytes, double small_us, double large_bytes, double large_us) {
+    CostLine line;
+    line.us_per_byte = std::max(0.0, (large_us - small_us) / (large_bytes - small_bytes));
+    line.fixed_us = std::max(0.0, small_us - small_bytes * line.us_per_byte);
+    return line;
+}
+
+}  // namespace
+
+void AutoBackend::measure_costs() {
+    Probe small(64), large(int64_t(1) << 20);
+    const OpPlan small_plan = small.plan(), large_plan = large.plan();
+    const double small_bytes = plan_bytes(small_plan), large_bytes = plan_bytes(large_plan);
+    cpu_line_ = fit(small_bytes, best_us(*cpu_, small_plan, 5), large_bytes, best_us(*cpu_, large_plan, 2));
+    vulkan_line_ = fit(small_bytes, best_us(*vulkan_, small_plan, 5), large_bytes, best_us(*vulkan_, large_plan, 2));
+    char line[256];
+    std::snprintf(line, sizeof line,
+                  "backend AUTO measured its cost model: CPU %.1f us + %.3f ns/byte, Vulkan %.1f us + %.3f ns/byte",
+                  cpu_line_.fixed_us, cpu_line_.us_per_byte * 1e3, vulkan_line_.fixed_us,
+                  vulkan_line_.us_per_byte * 1e3);
+    config_.log_message(SCATTER_LOG_DEBUG, line);
+}
+
+Status AutoBackend::execute(const OpPlan& plan) {
+    char reason[96];
+    Backend* chosen = vulkan_.get();
+    if (!on_host(plan)) {
+        std::snprintf(reason, sizeof reason, "vulkan: buffer tensors stay where they are");
+    } else {
+        std::call_once(measured_, [this] { measure_costs(); });
+        const double bytes = plan_bytes(plan);
+        const double cpu_us = cpu_line_.at(bytes), vulkan_us = vulkan_line_.at(bytes);
+        if (cpu_us <= vulkan_us) chosen = cpu_.get();
+        std::snprintf(reason, sizeof reason, "%s: predicted CPU %.0f us, Vulkan %.0f us for %.0f bytes",
+                      chosen == cpu_.get() ? "cpu" : "vulkan", cpu_us, vulkan_us, bytes);
+    }
+    config_.log_message(SCATTER_LOG_DEBUG, (std::string("backend AUTO routes a call to ") + reason).c_str());
+    if (plan.profile != nullptr) {
+        plan.profile->set_route(reason);
+        plan.profile->result.backend = chosen->kind();
+    }
+    return chosen->execute(plan);
+}
+
+}  // namespace scatter

@@ -1,0 +1,94 @@
+#include "vulkan/vk_shared_device.h"
+
+#include <mutex>
+#include <vector>
+
+namespace scatter {
+namespace {
+
+struct DeviceKey {
+    bool validation;
+    int32_t device_index;
+    uint64_t masked_features;
+    bool operator==(const DeviceKey& o) const {
+        return validation == o.validation && device_index == o.device_index && masked_features == o.masked_features;
+    }
+};
+
+// What the process has created. Destroyed at exit, devices before instances.
+struct Registry {
+    std::mutex mutex;
+    std::shared_ptr<OwnedInstance> instances[2];  // [validation]
+    std::vector<std::pair<DeviceKey, std::shared_ptr<DeviceBundle>>> devices;
+    ~Registry() {
+        devices.clear();
+        for (auto& i : instances) i.reset();
+    }
+};
+
+Registry& registry() {
+    static Registry r;
+    return r;
+}
+
+Status instance_locked(Registry& r, bool validation, const ContextConfig* log_to, std::shared_ptr<OwnedInstance>* out) {
+    std::shared_ptr<OwnedInstance>& kept = r.instances[validation ? 1 : 0];
+    if (kept == nullptr) {
+        std::unique_ptr<OwnedInstance> created;
+        SCATTER_RETURN_IF_ERROR(create_instance(validation, log_to, &created));
+        kept = std::move(created);
+    }
+    *out = kept;
+    return Status();
+}
+
+Status make_bundle(std::unique_ptr<VulkanDevice> device, const void* cache, size_t cache_size,
+                   std::shared_ptr<DeviceBundle>* out) {
+    auto bundle = std::make_shared<DeviceBundle>();
+    bundle->device = std::move(device);
+    bundle->pipelines = std::make_unique<PipelineSet>(*bundle->device);
+    SCATTER_RETURN_IF_ERROR(bundle->pipelines->init(cache, cache_size));
+    *out = std::move(bundle);
+    return Status();
+}
+
+}  // namespace
+
+Status shared_instance(bool validation, const ContextConfig* log_to, std::shared_ptr<OwnedInstance>* out) {
+    Registry& r = registry();
+    std::lock_guard<std::mutex> lock(r.mutex);
+    return instance_locked(r, validation, log_to, out);
+}
+
+Status shared_device(const scatter_context_desc& desc, const ContextConfig& config, const void* cache,
+                     size_t cache_size, std::shared_ptr<DeviceBundle>* out) {
+    const bool validation = (desc.flags & SCATTER_CONTEXT_FLAG_VALIDATION) != 0;
+    const DeviceKey key{validation, desc.device_index, masked_features_from_environment()};
+    Registry& r = registry();
+    // Held while creating: two contexts created at once get one device, not two.
+    std::lock_guard<std::mutex> lock(r.mutex);
+    for (auto& entry : r.devices) {
+        if (entry.first == key) {
+            *out = entry.second;
+            return Status();
+        }
+    }
+    std::shared_ptr<OwnedInstance> instance;
+    SCATTER_RETURN_IF_ERROR(instance_locked(r, validation, &config, &instance));
+    std::unique_ptr<VulkanDevice> device;
+    SCATTER_RETURN_IF_ERROR(VulkanDevice::create(desc.device_index, std::move(instance), &device));
+    std::shared_ptr<DeviceBundle> bundle;
+    SCATTER_RETURN_IF_ERROR(make_bundle(std::move(device), cache, cache_size, &bundle));
+    r.devices.emplace_back(key, bundle);
+    *out = std::move(bundle);
+    return Status();
+}
+
+Status borrowed_device(const BorrowedDevice& borrowed, const void* cache, size_t cache_size,
+                       std::shared_ptr<DeviceBundle>* out) {
+    std::unique_ptr<VulkanDevice> device;
+    SCATTER_RETURN_IF_ERROR(VulkanDevice::borrow(borrowed, &device));
+    return make_bundle(std::move(device), cache, cache_size, out);
+}
+
+}  // namespace scatter

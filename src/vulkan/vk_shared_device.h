@@ -1,0 +1,40 @@
+// Contexts share Vulkan objects within a process: one VkInstance per validation setting and one
+// device (VkDevice, queue, pipelines, transient cache) per physical device and feature set.
+// Creating an instance and a device costs ~75-85 ms, and some drivers refuse more than a few
+// dozen instances per process (NVIDIA: the 30th vkCreateInstance fails), so an application or a
+// test suite that creates contexts again and again must not create them again and again.
+// What is created stays until the process exits: the next context finds it ready.
+#pragma once
+
+#include "vulkan/vk_device.h"
+#include "vulkan/vk_pipelines.h"
+
+#include <memory>
+
+namespace scatter {
+
+// A device with its pipelines: what a Vulkan context runs on.
+struct DeviceBundle {
+    std::unique_ptr<VulkanDevice> device;
+    std::unique_ptr<PipelineSet> pipelines;
+    ~DeviceBundle() {
+        pipelines.reset();  // before the device they belong to
+        device.reset();
+    }
+};
+
+// The process's instance for `validation` (created on first use). log_to hears a missing
+// validation layer when the instance is created now.
+Status shared_instance(bool validation, const ContextConfig* log_to, std::shared_ptr<OwnedInstance>* out);
+
+// The process's device for desc.device_index (-1: the best one), desc's validation flag and the
+// feature switches in the environment, created on first use (with `cache` as its initial
+// pipeline cache). Thread-safe.
+Status shared_device(const scatter_context_desc& desc, const ContextConfig& config, const void* cache,
+                     size_t cache_size, std::shared_ptr<DeviceBundle>* out);
+
+// A bundle on an application's device (interop): not shared, destroyed with its context.
+Status borrowed_device(const BorrowedDevice& borrowed, const void* cache, size_t cache_size,
+                       std::shared_ptr<DeviceBundle>* out);
+
+}  // namespace scatter
