@@ -158,13 +158,15 @@ nlohmann::json profile_json(const scatter_profile& p) {
                           {"time_us", p.passes[i].time_us}});
     return {{"validate_us", p.validate_us}, {"record_us", p.record_us}, {"submit_us", p.submit_us},
             {"wait_us", p.wait_us},         {"read_back_us", p.read_back_us}, {"total_us", p.total_us},
-            {"gpu_us", p.gpu_us},           {"passes", passes}};
+            {"gpu_us", p.gpu_us},           {"passes", passes},
+            {"backend", scatter_backend_name(p.backend)}, {"route", p.route}};
 }
 
 void print_profile_table(const scatter_profile& p) {
     std::printf("    stages (us): validate %.1f  record %.1f  submit %.1f  wait %.1f  read back %.1f  total %.1f"
                 "  gpu %.1f\n",
                 p.validate_us, p.record_us, p.submit_us, p.wait_us, p.read_back_us, p.total_us, p.gpu_us);
+    if (p.route[0] != '\0') std::printf("    route: %s\n", p.route);
     for (uint32_t i = 0; i < p.pass_count; ++i)
         std::printf("    %-24s %12llu invocations %10.1f us\n", p.passes[i].name,
                     static_cast<unsigned long long>(p.passes[i].invocations), p.passes[i].time_us);
@@ -229,7 +231,8 @@ int bench_command(const BenchOptions& options) {
     for (const Workload* workload : selected_workloads(options.workloads)) {
         const Result result = bench_workload(context.get(), *workload, options.repeat, options.resident,
                                              options.profile, backend == SCATTER_BACKEND_VULKAN);
-        print_result(result, scatter_backend_name(backend), threads, options.repeat, options.resident, options.json);
+        const char* name = options.context.backend == SCATTER_BACKEND_AUTO ? "auto" : scatter_backend_name(backend);
+        print_result(result, name, threads, options.repeat, options.resident, options.json);
     }
     return 0;
 }

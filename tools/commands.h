@@ -27,7 +27,7 @@ struct BenchOptions {
 };
 
 int run_command(const RunOptions& options);
-int devices_command();
+int devices_command(bool json);
 int version_command();
 int bench_command(const BenchOptions& options);
 

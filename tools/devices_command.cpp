@@ -1,6 +1,10 @@
-// `scatter devices`: every device scatter_devices() reports, with its features and limits.
+// `scatter devices`: every device scatter_devices() reports, with its features and limits, and
+// whether a Vulkan context can be created — with the reason when not (no loader, no driver, no
+// Vulkan 1.1 device with a compute queue), the same message `run --backend vulkan` gives.
 #include "cli_error.h"
 #include "commands.h"
+
+#include <nlohmann/json.hpp>
 
 #include <cinttypes>
 #include <cstdio>
@@ -73,15 +77,64 @@ void print_device(const scatter_device_info& info) {
         std::printf("  max buffer range: %" PRIu64 " bytes\n", info.max_buffer_range);
 }
 
+nlohmann::json device_json(const scatter_device_info& info) {
+    nlohmann::json features = nlohmann::json::array();
+    for (const FeatureName& feature : kFeatureNames)
+        if (info.features & feature.bit) features.push_back(feature.name);
+    nlohmann::json row = {{"backend", scatter_backend_name(info.backend)},
+                          {"index", info.index},
+                          {"name", info.name},
+                          {"type", device_type_name(info.type)},
+                          {"features", features}};
+    if (info.backend == SCATTER_BACKEND_VULKAN) {
+        row["api_version"] = std::to_string((info.api_version >> 22) & 0x7f) + "." +
+                             std::to_string((info.api_version >> 12) & 0x3ff) + "." +
+                             std::to_string(info.api_version & 0xfff);
+        row["vendor_id"] = info.vendor_id;
+        row["device_id"] = info.device_id;
+        row["subgroup_size"] = info.thread_count;
+        row["max_buffer_range"] = info.max_buffer_range;
+    } else {
+        row["hardware_threads"] = info.thread_count;
+    }
+    return row;
+}
+
+// Whether a Vulkan context can be created; the reason when not.
+bool vulkan_usable(std::string* reason) {
+    scatter_context_desc desc = SCATTER_CONTEXT_DESC_INIT;
+    desc.backend = SCATTER_BACKEND_VULKAN;
+    scatter_context context = nullptr;
+    scatter_status status = scatter_context_create(&desc, &context);
+    if (status == SCATTER_OK) {
+        scatter_context_destroy(context);
+        return true;
+    }
+    *reason = std::string(scatter_status_name(status)) + ": " + scatter_last_error_message();
+    return false;
+}
+
 }  // namespace
 
-int devices_command() {
+int devices_command(bool json) {
     uint32_t count = 0;
     check_status(scatter_devices(nullptr, &count));
     scatter_device_info blank{};
     blank.struct_size = sizeof(scatter_device_info);
     std::vector<scatter_device_info> infos(count, blank);
     check_status(scatter_devices(infos.data(), &count));
-    for (uint32_t i = 0; i < count; ++i) print_device(infos[i]);
+    std::string reason;
+    const bool vulkan = vulkan_usable(&reason);
+    for (uint32_t i = 0; i < count; ++i) {
+        if (json) std::printf("%s\n", device_json(infos[i]).dump().c_str());
+        else print_device(infos[i]);
+    }
+    if (json) {
+        nlohmann::json row = {{"backend", "vulkan"}, {"available", vulkan}};
+        if (!vulkan) row["reason"] = reason;
+        std::printf("%s\n", row.dump().c_str());
+    } else if (!vulkan) {
+        std::printf("vulkan: unavailable: %s\n", reason.c_str());
+    }
     return 0;
 }

@@ -19,8 +19,7 @@ constexpr int kExitUsageError = 2;
 const std::map<std::string, scatter_backend> kRunBackends = {
     {"auto", SCATTER_BACKEND_AUTO}, {"cpu", SCATTER_BACKEND_CPU}, {"vulkan", SCATTER_BACKEND_VULKAN}};
 
-const std::map<std::string, scatter_backend> kBenchBackends = {
-    {"cpu", SCATTER_BACKEND_CPU}, {"vulkan", SCATTER_BACKEND_VULKAN}};
+const std::map<std::string, scatter_backend> kBenchBackends = kRunBackends;
 
 // An option whose value is one of the names in `names` (anything else is a usage error); the
 // matching enum is stored in *target.
@@ -87,9 +86,9 @@ void add_bench_command(CLI::App* app, BenchOptions* bench) {
     add_context_options(command, &bench->context, kBenchBackends);
 }
 
-int dispatch(CLI::App& app, const RunOptions& run, const BenchOptions& bench) {
+int dispatch(CLI::App& app, const RunOptions& run, const BenchOptions& bench, bool devices_json) {
     if (app.got_subcommand("run")) return run_command(run);
-    if (app.got_subcommand("devices")) return devices_command();
+    if (app.got_subcommand("devices")) return devices_command(devices_json);
     if (app.got_subcommand("version")) return version_command();
     return bench_command(bench);
 }
@@ -105,8 +104,11 @@ int main(int argc, char** argv) {
     RunOptions run;
     bool exclude_self = false;
     BenchOptions bench;
+    bool devices_json = false;
     add_run_command(&app, &run, &exclude_self);
-    app.add_subcommand("devices", "List the backends and devices found, with their features");
+    app.add_subcommand("devices", "List the backends and devices found, with their features, and why Vulkan is "
+                                  "unavailable when it is")
+        ->add_flag("--json", devices_json, "One JSON object per device per line, then one for the Vulkan backend");
     app.add_subcommand("version", "Print the library version");
     add_bench_command(&app, &bench);
 
@@ -125,7 +127,7 @@ int main(int argc, char** argv) {
     if (exclude_self) run.options.flags |= SCATTER_OPTION_EXCLUDE_SELF;
 
     try {
-        return dispatch(app, run, bench);
+        return dispatch(app, run, bench, devices_json);
     } catch (const CliError& e) {
         std::fprintf(stderr, "error: %s: %s\n", scatter_status_name(e.status()), e.what());
     } catch (const std::bad_alloc&) {

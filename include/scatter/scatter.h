@@ -189,8 +189,12 @@ typedef enum scatter_out_of_range {
     SCATTER_OUT_OF_RANGE_FORCE32_ = 0x7fffffff
 } scatter_out_of_range;
 
-/** Backends. AUTO picks Vulkan when a usable device exists and the work is large enough to pay
- *  for it, the CPU otherwise. */
+/** Backends. AUTO on a machine with a usable Vulkan GPU (not a CPU-type device such as
+ *  lavapipe) decides per call: operations on buffers run on Vulkan, where the buffers live;
+ *  operations on host tensors run on the CPU or on Vulkan, whichever a cost model predicts to
+ *  finish first (staging copies and the GPU round trip included). The model is two lines,
+ *  time = fixed + bytes x per-byte, one per backend, measured on the context's first call on host
+ *  tensors by probe operations (a few ms on a GPU machine). Without such a GPU, AUTO is the CPU. */
 typedef enum scatter_backend {
     SCATTER_BACKEND_AUTO = 0,
     SCATTER_BACKEND_CPU = 1,
@@ -235,11 +239,13 @@ typedef enum scatter_log_level {
 } scatter_log_level;
 
 /** Receives log messages (a NUL-terminated line valid only during the call). May be called from
- *  any thread that uses the context, concurrently. Logged: at context creation, which backend
- *  AUTO chose and why (INFO; WARNING when a GPU is present but unusable, with the reason) and the
- *  Vulkan device a context uses with the optional features its shaders will use (INFO); with
+ *  any thread that uses the context, concurrently. Logged: at context creation, what AUTO uses
+ *  and why (INFO; WARNING when a GPU is present but unusable, with the reason) and the Vulkan
+ *  device a context uses with the optional features its shaders will use (INFO); for AUTO, its
+ *  measured cost model and each call's route with the predicted times (DEBUG); with
  *  SCATTER_CONTEXT_FLAG_VALIDATION, every message of the Vulkan validation layer (WARNING or
- *  ERROR) and a WARNING when the layer is missing. Failed calls are not logged: they return a
+ *  ERROR; contexts share devices, so a message may come from another context's work on the same
+ *  device) and a WARNING when the layer is missing. Failed calls are not logged: they return a
  *  status and set scatter_last_error. */
 typedef void (*scatter_log_fn)(void* user, scatter_log_level level, const char* message);
 
@@ -269,7 +275,12 @@ typedef struct scatter_context_desc {
     { (uint32_t)sizeof(scatter_context_desc), SCATTER_BACKEND_AUTO, -1, 0u, 0u, NULL, NULL, NULL, NULL, NULL }
 
 /** Creates a context: the backend, its device, threads and caches. desc may be NULL for the
- *  defaults. *out_context is written only on success; destroy it with scatter_context_destroy.
+ *  defaults. Vulkan contexts of one process share a VkInstance (one with and one without the
+ *  validation layer) and a device per physical device (with its pipelines and caches), created
+ *  by the first context that needs them and kept until the process exits: later contexts cost
+ *  microseconds, and drivers that allow only a few dozen instances per process are never
+ *  exhausted. Operations of several contexts on one device run concurrently and safely.
+ *  *out_context is written only on success; destroy it with scatter_context_destroy.
  *  Returns INVALID_ARGUMENT (null out_context, bad struct_size, enum or flag),
  *  UNSUPPORTED (a nonzero field unknown to this version), BACKEND_UNAVAILABLE (Vulkan asked for
  *  but no loader, driver or device with that index), OUT_OF_MEMORY, INTERNAL. */
@@ -277,10 +288,13 @@ SCATTER_API scatter_status scatter_context_create(const scatter_context_desc* de
                                                   scatter_context* out_context);
 
 /** Destroys a context and everything it owns. NULL is ignored. No other call may use the
- *  context during or after this call; buffers created on it must be destroyed first. */
+ *  context during or after this call; buffers created on it must be destroyed first. The shared
+ *  Vulkan instance and device stay for the next context (see scatter_context_create). */
 SCATTER_API void scatter_context_destroy(scatter_context context);
 
-/** Writes the backend the context runs on (CPU or VULKAN, never AUTO) to *out_backend.
+/** Writes the backend the context runs on (CPU or VULKAN, never AUTO: an AUTO context that
+ *  routes calls between the CPU and a GPU reports VULKAN, the home of its buffers; the profile
+ *  of a call says where that call ran) to *out_backend.
  *  Returns INVALID_ARGUMENT for a null argument. */
 SCATTER_API scatter_status scatter_context_backend(scatter_context context,
                                                    scatter_backend* out_backend);

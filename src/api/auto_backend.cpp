@@ -24,16 +24,27 @@ bool on_host(const OpPlan& p) {
            p.updates.buffer == nullptr;
 }
 
-// A probe: elements along axis 0, add, f32, `n` updates into `n` targets, host tensors.
+// A probe: elements along axis 0 of a square [side, side], add, f32, host tensors, indices
+// uniform over the axis — the shape of the standard workload W1, whose columns the CPU backend
+// spreads over its threads. (A 1-D probe would be one column: the CPU's worst case.)
 struct Probe {
     std::vector<float> data, updates, out;
     std::vector<int64_t> indices;
-    int64_t shape[1];
+    int64_t shape[2];
     TensorView d, i, u, o;
 
-    explicit Probe(int64_t n) : data(size_t(n), 1.0f), updates(size_t(n), 0.5f), out(size_t(n)), indices(size_t(n)) {
-        shape[0] = n;
-        for (int64_t k = 0; k < n; ++k) indices[size_t(k)] = (k * 7919) % n;  // scattered, every target hit
+    explicit Probe(int64_t side) {
+        const size_t n = size_t(side * side);
+        data.assign(n, 1.0f);
+        updates.assign(n, 0.5f);
+        out.assign(n, 0.0f);
+        indices.resize(n);
+        uint64_t state = 0x9E3779B97F4A7C15ull;
+        for (size_t k = 0; k < n; ++k) {
+            state = state * 6364136223846793005ull + 1442695040888963407ull;
+            indices[k] = int64_t((state >> 33) % uint64_t(side));
+        }
+        shape[0] = shape[1] = side;
     }
     OpPlan plan() {
         OpPlan p;
@@ -49,12 +60,13 @@ struct Probe {
     void view(TensorView* v, scatter_dtype dtype, void* host) {
         v->info = find_dtype(dtype);
         v->element_size = uint32_t(v->info->size);
-        v->rank = 1;
-        v->shape[0] = shape[0];
-        v->strides[0] = 1;
-        v->element_count = shape[0];
+        v->rank = 2;
+        v->shape[0] = v->shape[1] = shape[0];
+        v->strides[0] = shape[0];
+        v->strides[1] = 1;
+        v->element_count = shape[0] * shape[1];
         v->min_byte = 0;
-        v->end_byte = shape[0] * int64_t(v->element_size);
+        v->end_byte = v->element_count * int64_t(v->element_size);
         v->contiguous = true;
         v->host = static_cast<char*>(host);
     }
@@ -81,7 +93,7 @@ CostLine fit(double small_bytes, double small_us, double large_bytes, double lar
 }  // namespace
 
 void AutoBackend::measure_costs() {
-    Probe small(64), large(int64_t(1) << 20);
+    Probe small(8), large(1024);
     const OpPlan small_plan = small.plan(), large_plan = large.plan();
     const double small_bytes = plan_bytes(small_plan), large_bytes = plan_bytes(large_plan);
     cpu_line_ = fit(small_bytes, best_us(*cpu_, small_plan, 5), large_bytes, best_us(*cpu_, large_plan, 2));

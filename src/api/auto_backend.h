@@ -4,7 +4,7 @@
 //
 // The prediction is a line per backend, time = fixed + bytes x per-byte, where bytes counts data,
 // out, indices and updates. Its constants are measured on the first routed call: one tiny and
-// one 1M-element probe operation on each backend (a few ms on a GPU machine), then kept for the
+// one 1024x1024 probe operation (W1's shape) on each backend (a few ms on a GPU machine), then kept for the
 // context's life. The choice and its reason are logged at DEBUG level and put in the profile.
 #pragma once
 

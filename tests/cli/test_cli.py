@@ -3,6 +3,7 @@ memory order and format version; options; exit codes; error lines; atomic --out.
 import json
 import os
 import re
+import subprocess
 
 import numpy as np
 import pytest
@@ -306,6 +307,42 @@ def test_devices_lists_the_cpu_first(runner):
     assert lines[0].startswith("cpu 0: ")
     assert any(line.strip().startswith("features:") for line in lines)
     assert any(line.strip().startswith("max buffer range:") for line in lines)
+
+
+def test_devices_json_says_why_vulkan_is_missing(cli, tmp_path):
+    missing = str(tmp_path / "no-driver.json")
+    env = dict(os.environ, VK_DRIVER_FILES=missing, VK_ICD_FILENAMES=missing)
+    proc = subprocess.run([cli, "devices", "--json"], capture_output=True, text=True, timeout=60, env=env)
+    assert proc.returncode == 0, proc.stderr
+    rows = [json.loads(line) for line in proc.stdout.splitlines()]
+    assert rows[0]["backend"] == "cpu" and rows[0]["index"] == 0 and "int64" in rows[0]["features"]
+    vulkan = rows[-1]
+    assert vulkan["backend"] == "vulkan" and vulkan["available"] is False
+    assert vulkan["reason"].startswith("SCATTER_ERROR_BACKEND_UNAVAILABLE: ")
+    text = subprocess.run([cli, "devices"], capture_output=True, text=True, timeout=60, env=env)
+    assert "vulkan: unavailable: SCATTER_ERROR_BACKEND_UNAVAILABLE: " in text.stdout
+
+
+def test_devices_json_on_lavapipe(cli):
+    icd = "/usr/share/vulkan/icd.d/lvp_icd.x86_64.json"
+    if not os.path.exists(icd):
+        pytest.skip("lavapipe is not installed")
+    env = dict(os.environ, VK_DRIVER_FILES=icd, VK_ICD_FILENAMES=icd)
+    proc = subprocess.run([cli, "devices", "--json"], capture_output=True, text=True, timeout=60, env=env)
+    assert proc.returncode == 0, proc.stderr
+    rows = [json.loads(line) for line in proc.stdout.splitlines()]
+    assert any(r["backend"] == "vulkan" and "subgroup_size" in r for r in rows[:-1])
+    assert rows[-1] == {"backend": "vulkan", "available": True}
+
+
+def test_bench_profile_json(runner):
+    proc = runner.call("bench", "--workload", "W7", "--repeat", "1", "--threads", "1", "--profile", "--json")
+    assert proc.returncode == 0, proc.stderr
+    row = json.loads(proc.stdout)
+    profile = row["profile"]
+    assert profile["backend"] == "cpu" and profile["total_us"] > 0
+    assert [p["name"] for p in profile["passes"]] == ["cpu"]
+    assert row["copy"] == "memcpy" and row["ratio_to_copy"] > 0
 
 
 def test_bench_json_line_per_workload(runner):
