@@ -6,6 +6,7 @@
 //   row-major position of its target in out); rows/nd, one slice j (its key is its target row,
 //   shared by every outer and inner position). Skipped items have no key.
 //   WINNER    `none`: winner[key] = max(item + 1): the last update in row-major order wins.
+//             For `elements` under policy ERROR, WINNER and COUNT also validate the indices.
 //             atomicMax is order-independent, so the result is the same on every run.
 //   COUNT     reductions: rank[item] = atomicAdd(count[key], 1), the item's arrival order.
 //   ALLOCATE  each key with updates takes a range of the list (start[key]), one atomic per
@@ -45,7 +46,12 @@ int key_of(int item) {
         key_stride *= tensor_shape(T_OUT, d);
     }
     int target;
-    if (!resolve_index(index_offset, tensor_shape(T_OUT, axis), target)) return -1;
+    if (!resolve_index(index_offset, tensor_shape(T_OUT, axis), target)) {
+        // Policy ERROR: WINNER and COUNT are the validation of `elements` on this path (no
+        // separate index pass); the smallest bad position wins and no later pass writes out.
+        if (param(P_POLICY) == 1 /* SCATTER_OUT_OF_RANGE_ERROR */) atomicMin(status_words[S_BAD_INDEX], uint(item));
+        return -1;
+    }
     key += target * axis_key_stride;
     return key;
 }
@@ -152,7 +158,10 @@ void main() {
         allocate_ranges(id);
         return;
     }
-    if (id >= pc.count || operation_failed()) return;
+    // WINNER and COUNT validate every index (see key_of), even after a zero divisor was found:
+    // an index error is the one reported when both exist. They write only scratch.
+    const bool validates = pc.mode == SCATTER_MODE_WINNER || pc.mode == SCATTER_MODE_COUNT;
+    if (id >= pc.count || (!validates && operation_failed())) return;
     int i = int(id);
     if (pc.mode == SCATTER_MODE_WINNER) {
         int key = key_of(i);

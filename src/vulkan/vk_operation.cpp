@@ -321,7 +321,8 @@ Status RecordedOperation::record(const OpPlan& plan, VkCommandBuffer cmd, bool a
     if (timer_ != nullptr) timer_->mark(cmd, mirrored() ? "stage_in_and_fill" : "fill", 0);
 
     if (p.op == OpKind::Elements) {
-        if (p.policy == SCATTER_OUT_OF_RANGE_ERROR)
+        // On the target path, WINNER/COUNT validate as they go (buckets.comp): one pass fewer.
+        if (p.policy == SCATTER_OUT_OF_RANGE_ERROR && !target_path_)
             dispatch(cmd, index_pass, SCATTER_MODE_VALIDATE_ELEMENTS, p.indices.element_count, "validate_elements");
     } else {
         dispatch(cmd, index_pass, SCATTER_MODE_RESOLVE_SLICES, p.slices, "resolve_slices");

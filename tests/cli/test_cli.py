@@ -274,7 +274,6 @@ USAGE_ERRORS = [
      "--threads", "-1"],
     ["run", "--op", "rows", "--data", "d", "--indices", "i", "--updates", "u", "--out", "o", "--bogus"],
     ["bench", "--workload", "W9"],
-    ["bench", "--backend", "auto"],
     ["bench", "--repeat", "0"],
     ["version", "extra"],
 ]

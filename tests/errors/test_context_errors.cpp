@@ -61,7 +61,7 @@ TEST(ContextErrors, BadBackendEnum) {
 }
 
 TEST(ContextErrors, UnknownFlags) {
-    for (uint32_t flags : {0x4u, 0x100u, 0x80000000u}) {
+    for (uint32_t flags : {0x8u, 0x100u, 0x80000000u}) {
         scatter_context_desc desc = SCATTER_CONTEXT_DESC_INIT;
         desc.backend = SCATTER_BACKEND_CPU;
         desc.flags = flags;
