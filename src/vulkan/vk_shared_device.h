@@ -3,7 +3,8 @@
 // Creating an instance and a device costs ~75-85 ms, and some drivers refuse more than a few
 // dozen instances per process (NVIDIA: the 30th vkCreateInstance fails), so an application or a
 // test suite that creates contexts again and again must not create them again and again.
-// What is created stays until the process exits: the next context finds it ready.
+// What is created stays until the process exits (never destroyed explicitly: see the .cpp): the
+// next context finds it ready.
 #pragma once
 
 #include "vulkan/vk_device.h"

@@ -415,8 +415,10 @@ TEST_F(SharedDevice, FiveHundredContextsCostLittleAfterTheFirst) {
     // already, so the first was cheap too) under a millisecond.
     EXPECT_TRUE(median <= 0.05 * first_us || median < 1000.0)
         << "first context " << first_us << " us, median of the next 498 " << median << " us";
-    EXPECT_EQ(count_entries("/proc/self/fd"), fds) << "file descriptors grew";
-    EXPECT_EQ(count_entries("/proc/self/task"), threads) << "threads grew";
+    // A context that left one thread or descriptor behind would add 498; a driver's worker
+    // threads come and go on their own schedule.
+    EXPECT_LE(count_entries("/proc/self/fd"), fds + 4) << "file descriptors grew";
+    EXPECT_LE(count_entries("/proc/self/task"), threads + 4) << "threads grew";
 }
 
 TEST_F(SharedDevice, ContextsCreatedAndDestroyedFromSeveralThreads) {
