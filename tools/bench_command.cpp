@@ -71,6 +71,7 @@ struct Result {
     bool device_copy = false;  // copy timed on the device (Vulkan), else a host memcpy
     bool profiled = false;
     scatter_profile profile{};
+    double record_us_per_call = 0;  // --batch: recording alone, per call (median sample)
 };
 
 // A context buffer holding `bytes`, destroyed with the holder.
@@ -92,7 +93,7 @@ void place_in(scatter_tensor* tensor, const ResidentBuffer& resident) {
 }
 
 Result bench_workload(scatter_context context, const Workload& workload, int repeat, bool resident, bool profile,
-                      bool device_copy) {
+                      bool device_copy, int batch) {
     WorkloadInputs inputs = generate_inputs(workload);
     std::vector<uint8_t> out(inputs.data.size());
     scatter_tensor data = host_tensor(workload.dtype, workload.data_shape, inputs.data.data());
@@ -119,9 +120,33 @@ Result bench_workload(scatter_context context, const Workload& workload, int rep
     result.workload = &workload;
     result.bytes = 2 * inputs.data.size() + inputs.indices.size() + inputs.updates.size();
     const int calls = workload.latency ? kLatencyCallsPerSample : 1;
-    result.scatter = time_calls(repeat, calls, [&] {
-        check_status(op(context, &data, &indices, &updates, &options, &out_tensor));
-    });
+    if (batch > 0) {
+        // One sample: `batch` calls recorded into one batch, one submission, one wait.
+        const scatter_op batch_op = workload.op == ScatterOp::elements ? SCATTER_OP_ELEMENTS
+                                    : workload.op == ScatterOp::rows   ? SCATTER_OP_ROWS
+                                                                       : SCATTER_OP_ND;
+        std::vector<double> record_ms;
+        Timing whole = time_calls(repeat, 1, [&] {
+            scatter_batch b = nullptr;
+            check_status(scatter_batch_create(context, &b));
+            const auto start = std::chrono::steady_clock::now();
+            for (int i = 0; i < batch; ++i)
+                check_status(scatter_batch_record(b, batch_op, &data, &indices, &updates, &options, &out_tensor));
+            record_ms.push_back(
+                std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count());
+            check_status(scatter_batch_submit(b));
+            check_status(scatter_batch_wait(b));
+            scatter_batch_destroy(b);
+        });
+        result.scatter.median_ms = whole.median_ms / batch;
+        result.scatter.min_ms = whole.min_ms / batch;
+        std::sort(record_ms.begin(), record_ms.end());
+        result.record_us_per_call = record_ms[record_ms.size() / 2] * 1000 / batch;
+    } else {
+        result.scatter = time_calls(repeat, calls, [&] {
+            check_status(op(context, &data, &indices, &updates, &options, &out_tensor));
+        });
+    }
     if (profile) {
         check_status(op(context, &data, &indices, &updates, &options, &out_tensor));
         result.profile.struct_size = sizeof result.profile;
@@ -173,7 +198,7 @@ void print_profile_table(const scatter_profile& p) {
 }
 
 void print_result(const Result& result, const std::string& backend, uint32_t threads, int repeat,
-                  bool resident, bool json) {
+                  bool resident, int batch, bool json) {
     const Workload& w = *result.workload;
     const double gbps = gigabytes_per_second(result.bytes, result.scatter.median_ms);
     const double copy_gbps = gigabytes_per_second(result.bytes, result.copy.median_ms);
@@ -188,6 +213,10 @@ void print_result(const Result& result, const std::string& backend, uint32_t thr
                               {"min_ms", result.scatter.min_ms},
                               {"gbps", gbps},               {"copy", copy},
                               {"copy_gbps", copy_gbps},     {"ratio_to_copy", ratio}};
+        if (batch > 0) {
+            row["batch"] = batch;
+            row["record_us_per_call"] = result.record_us_per_call;
+        }
         if (!result.device_copy) {  // the names of earlier versions, kept for scripts
             row["memcpy_gbps"] = copy_gbps;
             row["ratio_to_memcpy"] = ratio;
@@ -221,6 +250,8 @@ std::vector<const Workload*> selected_workloads(const std::vector<std::string>& 
 }  // namespace
 
 int bench_command(const BenchOptions& options) {
+    if (options.batch > 0 && !(options.resident && options.context.backend == SCATTER_BACKEND_VULKAN))
+        throw CliError(SCATTER_ERROR_INVALID_ARGUMENT, "--batch needs --backend vulkan and --resident");
     ContextSettings settings = options.context;
     if (options.profile) settings.flags |= SCATTER_CONTEXT_FLAG_PROFILE;
     ContextHandle context = make_context(settings);
@@ -230,9 +261,9 @@ int bench_command(const BenchOptions& options) {
                                                           : std::max(1u, std::thread::hardware_concurrency());
     for (const Workload* workload : selected_workloads(options.workloads)) {
         const Result result = bench_workload(context.get(), *workload, options.repeat, options.resident,
-                                             options.profile, backend == SCATTER_BACKEND_VULKAN);
+                                             options.profile, backend == SCATTER_BACKEND_VULKAN, options.batch);
         const char* name = options.context.backend == SCATTER_BACKEND_AUTO ? "auto" : scatter_backend_name(backend);
-        print_result(result, name, threads, options.repeat, options.resident, options.json);
+        print_result(result, name, threads, options.repeat, options.resident, options.batch, options.json);
     }
     return 0;
 }

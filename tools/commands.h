@@ -24,6 +24,7 @@ struct BenchOptions {
     bool json = false;
     bool resident = false;  // tensors in context buffers (device memory on Vulkan), not host memory
     bool profile = false;   // after timing, one profiled call per workload: its stages and passes
+    int batch = 0;          // > 0: each sample records this many calls into one batch (Vulkan)
 };
 
 int run_command(const RunOptions& options);

@@ -79,6 +79,10 @@ void add_bench_command(CLI::App* app, BenchOptions* bench) {
     command->add_flag("--resident", bench->resident,
                       "Keep the tensors in context buffers (device memory on Vulkan), uploaded before "
                       "timing, as an engine would; default: host memory, staged in and out per call");
+    command->add_option("--batch", bench->batch,
+                        "Record N calls into one batch per sample, submit once, wait once (Vulkan, with "
+                        "--resident); times are per call")
+        ->check(CLI::Range(1, 1000000));
     command->add_flag("--profile", bench->profile,
                       "After timing, profile one more call: host stages and, on Vulkan, the GPU time of "
                       "each pass (with --json, a \"profile\" object)");

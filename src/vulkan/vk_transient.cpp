@@ -30,7 +30,9 @@ uint64_t TransientCache::size_class(uint64_t bytes) {
 
 bool TransientCache::take_memory(int use, uint64_t size, Allocation* out) {
     std::lock_guard<std::mutex> lock(mutex_);
-    for (size_t i = 0; i < memory_.size(); ++i) {
+    // From the most recently kept: a repeating pattern of calls finds its match near the end,
+    // where erasing is cheap.
+    for (size_t i = memory_.size(); i-- > 0;) {
         KeptMemory m = memory_[i];
         if (m.use != use || m.size != size) continue;
         memory_.erase(memory_.begin() + long(i));
@@ -169,7 +171,7 @@ void TransientCache::give_descriptor_slot(DescriptorSlot& slot) {
     if (slot.pool == VK_NULL_HANDLE) return;
     {
         std::lock_guard<std::mutex> lock(mutex_);
-        if (descriptor_slots_.size() < kMaxKeptObjects) {
+        if (descriptor_slots_.size() < kMaxKeptDescriptorSlots) {
             descriptor_slots_.push_back(slot);
             slot = DescriptorSlot();
             return;

@@ -70,9 +70,12 @@ private:
         char* mapped;
         VkMemoryPropertyFlags flags;
     };
-    static constexpr size_t kMaxKeptMemory = 8;
+    // A batch holds an arena, a scratch and a descriptor slot per operation until it is waited
+    // on: enough are kept for a warm batch of a thousand small operations to allocate nothing.
+    static constexpr size_t kMaxKeptMemory = 2048;
     static constexpr uint64_t kMaxKeptBytes = uint64_t(1) << 30;
-    static constexpr size_t kMaxKeptObjects = 16;
+    static constexpr size_t kMaxKeptObjects = 16;  // command slots: one per call in flight
+    static constexpr size_t kMaxKeptDescriptorSlots = 1024;
 
     VulkanDevice& device_;
     std::mutex mutex_;

@@ -261,6 +261,38 @@ TEST_F(CallPath, WarmCallsCreateAllocateAndFreeNothing) {
     EXPECT_GT(g_object_calls.load(), 0) << "the wrapped table was not used: the test counts nothing";
 }
 
+TEST_F(CallPath, AWarmBatchOfAThousandCallsCreatesNothing) {
+    Application app;
+    ASSERT_TRUE(app.start());
+    scatter_context ctx = context_on(app, 0);
+    ASSERT_NE(ctx, nullptr);
+    static const int64_t shape[2] = {8, 8}, index_shape[2] = {2, 8};
+    float data[64] = {}, updates[16] = {};
+    int64_t indices[16];
+    for (int i = 0; i < 16; ++i) indices[i] = i % 8;
+    scatter_buffer out = nullptr;
+    ASSERT_EQ(scatter_buffer_create(ctx, sizeof data, &out), SCATTER_OK);
+    scatter_tensor d = tensor(SCATTER_DTYPE_F32, 2, shape, data), x = tensor(SCATTER_DTYPE_I64, 2, index_shape, indices);
+    scatter_tensor u = tensor(SCATTER_DTYPE_F32, 2, index_shape, updates), o = tensor(SCATTER_DTYPE_F32, 2, shape, nullptr);
+    o.buffer = out;
+    scatter_options options = SCATTER_OPTIONS_INIT;
+    auto run_batch = [&] {
+        scatter_batch batch = nullptr;
+        ASSERT_EQ(scatter_batch_create(ctx, &batch), SCATTER_OK);
+        for (int i = 0; i < 1000; ++i)
+            ASSERT_EQ(scatter_batch_record(batch, SCATTER_OP_ELEMENTS, &d, &x, &u, &options, &o), SCATTER_OK);
+        ASSERT_EQ(scatter_batch_submit(batch), SCATTER_OK);
+        ASSERT_EQ(scatter_batch_wait(batch), SCATTER_OK) << scatter_last_error_message();
+        scatter_batch_destroy(batch);
+    };
+    run_batch();
+    const int64_t before = g_object_calls.load();
+    run_batch();
+    EXPECT_EQ(g_object_calls.load() - before, 0) << "Vulkan objects created or freed by a warm batch";
+    scatter_buffer_destroy(out);
+    scatter_context_destroy(ctx);
+}
+
 TEST_F(CallPath, TheThousandthCallIsNoSlowerThanTheTenth) {
     Application app;
     ASSERT_TRUE(app.start());
