@@ -221,7 +221,10 @@ typedef struct scatter_allocator {
 } scatter_allocator;
 
 /** Runs task(task_data, i) for every i in [0, task_count), possibly concurrently on any threads,
- *  and returns when all have finished. Lets a host job system run libscatter's CPU work. */
+ *  and returns when all have finished. Lets a host job system run libscatter's CPU work. Index
+ *  and divisor validation run through it too, so libscatter counts the tasks that ran: a callback
+ *  that returns before running every task makes the call fail with SCATTER_ERROR_INTERNAL (the
+ *  message names the callback), and `out` may then be partly written. */
 typedef void (*scatter_task_fn)(void* task_data, uint32_t task_index);
 typedef void (*scatter_parallel_for_fn)(void* user, uint32_t task_count, scatter_task_fn task,
                                         void* task_data);

@@ -2,6 +2,8 @@
 // application's job system (scatter_parallel_for_fn).
 #pragma once
 
+#include "core/status.h"
+
 #include <scatter/scatter.h>
 
 #include <cstdint>
@@ -15,8 +17,9 @@ public:
     virtual ~TaskRunner() = default;
     // How many tasks can usefully run at once.
     virtual uint32_t concurrency() const = 0;
-    // Runs task(data, i) for i in [0, count) and returns when all have finished.
-    virtual void run(uint32_t count, scatter_task_fn task, void* data) = 0;
+    // Runs task(data, i) for i in [0, count) and returns when all have finished; fails when the
+    // application's job system returned without running every task.
+    virtual Status run(uint32_t count, scatter_task_fn task, void* data) = 0;
 };
 
 // A runner with `threads` threads in all (the caller's included); 0 means one per hardware thread.
@@ -27,15 +30,15 @@ std::unique_ptr<TaskRunner> make_job_system_runner(scatter_parallel_for_fn fn, v
 
 // Runs fn(i) for i in [0, count) on the runner; fn must not throw.
 template <class Fn>
-void parallel_for(TaskRunner& runner, uint32_t count, Fn&& fn) {
-    if (count == 0) return;
+Status parallel_for(TaskRunner& runner, uint32_t count, Fn&& fn) {
+    if (count == 0) return Status();
     if (count == 1) {
         fn(0u);
-        return;
+        return Status();
     }
     using F = std::remove_reference_t<Fn>;
-    runner.run(count, [](void* data, uint32_t i) { (*static_cast<F*>(data))(i); },
-               const_cast<void*>(static_cast<const void*>(&fn)));
+    return runner.run(count, [](void* data, uint32_t i) { (*static_cast<F*>(data))(i); },
+                      const_cast<void*>(static_cast<const void*>(&fn)));
 }
 
 }  // namespace scatter

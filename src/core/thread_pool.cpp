@@ -30,11 +30,11 @@ public:
 
     uint32_t concurrency() const override { return threads_; }
 
-    void run(uint32_t count, scatter_task_fn task, void* data) override {
+    Status run(uint32_t count, scatter_task_fn task, void* data) override {
         std::unique_lock<std::mutex> job_lock(job_mutex_, std::try_to_lock);
         if (workers_.empty() || !job_lock.owns_lock()) {
             for (uint32_t i = 0; i < count; ++i) task(data, i);
-            return;
+            return Status();
         }
         {
             std::lock_guard<std::mutex> lock(mutex_);
@@ -53,6 +53,7 @@ public:
         // touches the next job's state.
         finished_.wait(lock, [&] { return done_ == count_ && active_ == 0; });
         task_ = nullptr;
+        return Status();
     }
 
 private:
@@ -108,9 +109,35 @@ public:
         unsigned n = std::thread::hardware_concurrency();
         return n == 0 ? 1 : n;
     }
-    void run(uint32_t count, scatter_task_fn task, void* data) override { fn_(user_, count, task, data); }
+    // Index validation runs through the job system too: a callback that drops tasks would turn
+    // bad input into SCATTER_OK, so the tasks that ran are counted. Indices outside [0, count) are
+    // ignored rather than trusted.
+    Status run(uint32_t count, scatter_task_fn task, void* data) override {
+        Counted counted{task, data, count, {0}};
+        fn_(user_, count, &Counted::run_one, &counted);
+        const uint32_t done = counted.done.load(std::memory_order_acquire);
+        if (done != count)
+            return make_error(SCATTER_ERROR_INTERNAL,
+                              "the parallel_for callback of scatter_context_desc returned after running %u of %u "
+                              "tasks; it must run every task once before it returns",
+                              done, count);
+        return Status();
+    }
 
 private:
+    struct Counted {
+        scatter_task_fn task;
+        void* data;
+        uint32_t count;
+        std::atomic<uint32_t> done;
+        static void run_one(void* self, uint32_t i) {
+            Counted* c = static_cast<Counted*>(self);
+            if (i >= c->count) return;
+            c->task(c->data, i);
+            c->done.fetch_add(1, std::memory_order_acq_rel);
+        }
+    };
+
     scatter_parallel_for_fn fn_;
     void* user_;
 };

@@ -137,6 +137,41 @@ TEST(Context, HostJobSystem) {
               << " task(s)\n";
 }
 
+// A broken job system that returns without running its last task. Index validation runs through
+// it, so the dropped task must not turn an out-of-range index into SCATTER_OK.
+void parallel_for_dropping_last(void*, uint32_t task_count, scatter_task_fn task, void* data) {
+    for (uint32_t i = 0; i + 1 < task_count; ++i) task(data, i);
+}
+
+TEST(Context, HostJobSystemThatDropsTasksIsAnInternalError) {
+    scatter_context_desc desc = cpu_desc();
+    desc.parallel_for = &parallel_for_dropping_last;
+    scatter_context context = nullptr;
+    ASSERT_EQ(scatter_context_create(&desc, &context), SCATTER_OK);
+    // Enough indices to be checked in several tasks; the bad one is in the last task.
+    const int64_t n = 1 << 19;
+    HostTensor data(SCATTER_DTYPE_I32, {8, 1});
+    data.fill(5);
+    HostTensor indices(SCATTER_DTYPE_I64, {n});
+    indices.set(n - 1, 8);
+    HostTensor updates(SCATTER_DTYPE_I32, {n, 1});
+    updates.fill(1);
+    ScatterCall call(Op::Rows, data, indices, updates);
+    call.reduction(SCATTER_REDUCTION_ADD);
+    const std::vector<uint8_t> before = call.out.bytes();
+    const scatter_status status = call.run(context);
+    EXPECT_TRUE(call.out.bytes() == before);
+    if (std::thread::hardware_concurrency() > 1) {
+        EXPECT_EQ(status, SCATTER_ERROR_INTERNAL) << scatter_status_name(status);
+        EXPECT_NE(std::string(scatter_last_error_message()).find("parallel_for"), std::string::npos)
+            << scatter_last_error_message();
+    } else {
+        // One hardware thread: the check runs on the caller's thread and finds the index itself.
+        EXPECT_EQ(status, SCATTER_ERROR_INDEX_OUT_OF_RANGE) << scatter_status_name(status);
+    }
+    scatter_context_destroy(context);
+}
+
 struct CountingAllocator {
     std::atomic<int> allocations{0};
     std::atomic<int> live{0};
