@@ -338,7 +338,12 @@ typedef struct scatter_device_info {
  *  With infos NULL, writes the number of devices to *count. Otherwise *count is the capacity of
  *  infos (each with struct_size set); writes min(capacity, total) entries and sets *count to the
  *  number written. Vulkan being absent is not an error (only the CPU is listed).
- *  Returns INVALID_ARGUMENT for a null count or a bad struct_size. Thread-safe. */
+ *  Growth: entries are infos[0].struct_size bytes apart, so a program built against a newer,
+ *  larger scatter_device_info works with this library; the fields this library does not know are
+ *  set to zero. Every entry must have the same struct_size, at least this header's
+ *  sizeof(scatter_device_info) (the first version of the struct).
+ *  Returns INVALID_ARGUMENT for a null count or a bad struct_size (nothing is written then).
+ *  Thread-safe. */
 SCATTER_API scatter_status scatter_devices(scatter_device_info* infos, uint32_t* count);
 
 /* ---------------------------------------------------------------------------------------------

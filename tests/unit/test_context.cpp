@@ -350,5 +350,63 @@ TEST(Devices, ZeroCapacityWritesNothing) {
     EXPECT_EQ(info.name[0], '\0');
 }
 
+// A program built against a future header whose scatter_device_info grew by two fields.
+struct GrownDeviceInfo {
+    scatter_device_info known;
+    uint64_t future_field;
+    uint32_t another_future_field;
+};
+
+TEST(Devices, GrownStructIsSteppedByItsStructSize) {
+    uint32_t total = 0;
+    ASSERT_EQ(scatter_devices(nullptr, &total), SCATTER_OK);
+    std::vector<scatter_device_info> plain(total);
+    for (auto& info : plain) {
+        std::memset(&info, 0, sizeof(info));
+        info.struct_size = sizeof(info);
+    }
+    ASSERT_EQ(scatter_devices(plain.data(), &total), SCATTER_OK);
+
+    std::vector<GrownDeviceInfo> grown(total + 1);
+    for (auto& info : grown) {
+        std::memset(&info, 0xAB, sizeof(info));  // the library must not leave these as they were
+        info.known.struct_size = sizeof(GrownDeviceInfo);
+    }
+    uint32_t count = total;  // the last element is a guard the library must not touch
+    ASSERT_EQ(scatter_devices(&grown[0].known, &count), SCATTER_OK) << scatter_last_error_message();
+    ASSERT_EQ(count, total);
+    for (uint32_t i = 0; i < total; ++i) {
+        SCOPED_TRACE(i);
+        EXPECT_EQ(grown[i].known.struct_size, sizeof(GrownDeviceInfo));
+        EXPECT_EQ(grown[i].known.backend, plain[i].backend);
+        EXPECT_EQ(grown[i].known.index, plain[i].index);
+        EXPECT_STREQ(grown[i].known.name, plain[i].name);
+        EXPECT_EQ(grown[i].known.features, plain[i].features);
+        EXPECT_EQ(grown[i].future_field, 0u) << "unknown fields read as zero";
+        EXPECT_EQ(grown[i].another_future_field, 0u);
+    }
+    EXPECT_EQ(grown[total].future_field, 0xABABABABABABABABull) << "wrote past the capacity";
+}
+
+TEST(Devices, MixedOrTooSmallStructSizesWriteNothing) {
+    std::vector<scatter_device_info> infos(2);
+    for (auto& info : infos) {
+        std::memset(&info, 0, sizeof(info));
+        info.struct_size = sizeof(info);
+    }
+    infos[0].struct_size = sizeof(scatter_device_info) - 8;
+    uint32_t count = 2;
+    EXPECT_EQ(scatter_devices(infos.data(), &count), SCATTER_ERROR_INVALID_ARGUMENT);
+    EXPECT_EQ(count, 2u);
+    EXPECT_EQ(infos[0].name[0], '\0');
+
+    infos[0].struct_size = sizeof(scatter_device_info);
+    infos[1].struct_size = sizeof(scatter_device_info) + 8;
+    EXPECT_EQ(scatter_devices(infos.data(), &count), SCATTER_ERROR_INVALID_ARGUMENT);
+    EXPECT_NE(std::string(scatter_last_error_message()).find("infos[1].struct_size"), std::string::npos)
+        << scatter_last_error_message();
+    EXPECT_EQ(infos[0].name[0], '\0');
+}
+
 }  // namespace
 }  // namespace scatter_test
