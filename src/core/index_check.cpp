@@ -1,5 +1,6 @@
 #include "core/index_check.h"
 
+#include "core/cpu_clones.h"
 #include "core/index_rules.h"
 #include "core/strided_walk.h"
 
@@ -36,15 +37,6 @@ Status first_failure(TaskRunner& runner, int64_t n, Find&& find, int64_t* failur
     *failure = result == INT64_MAX ? -1 : result;
     return status;
 }
-
-// An AVX2 clone picked at load time, on x86-64 ELF only: target_clones needs ifunc, which
-// Windows lacks, and "avx2" means nothing to other CPUs. Not under ThreadSanitizer: GCC
-// instruments the ifunc resolver, which then runs before TSan is initialized and crashes.
-#if defined(__x86_64__) && defined(__ELF__) && !defined(__SANITIZE_THREAD__)
-#define SCATTER_CLONES_AVX2 __attribute__((target_clones("avx2", "default")))
-#else
-#define SCATTER_CLONES_AVX2
-#endif
 
 // Whether any v[f], f in [begin, end), lies outside [-bound, bound). Branch-free so that it
 // vectorizes (a min/max reduction); built for AVX2 too where SCATTER_CLONES_AVX2 allows.
