@@ -1,5 +1,6 @@
 #include "core/index_check.h"
 
+#include "core/checked_math.h"
 #include "core/cpu_clones.h"
 #include "core/index_rules.h"
 #include "core/strided_walk.h"
@@ -22,10 +23,10 @@ Status first_failure(TaskRunner& runner, int64_t n, Find&& find, int64_t* failur
         *failure = find(int64_t(0), n);
         return Status();
     }
-    int64_t chunks = std::min<int64_t>((n + kMinChunk - 1) / kMinChunk, int64_t(runner.concurrency()) * 4);
+    int64_t chunks = std::min<int64_t>((n - 1) / kMinChunk + 1, int64_t(runner.concurrency()) * 4);
     std::atomic<int64_t> best{INT64_MAX};
     Status status = parallel_for(runner, uint32_t(chunks), [&](uint32_t c) {
-        int64_t begin = n * c / chunks, end = n * (c + 1) / chunks;
+        int64_t begin = split_point(n, c, chunks), end = split_point(n, c + 1, chunks);
         if (best.load(std::memory_order_relaxed) < begin) return;
         int64_t found = find(begin, end);
         if (found < 0) return;
@@ -136,7 +137,7 @@ Status resolve_slice_targets(const OpPlan& plan, TaskRunner& runner, int64_t* ta
     const int64_t n = plan.slices;
     const int64_t chunks = std::max<int64_t>(1, std::min<int64_t>(n / kMinChunk, runner.concurrency()));
     return parallel_for(runner, uint32_t(chunks), [&](uint32_t c) {
-        int64_t begin = n * c / chunks, end = n * (c + 1) / chunks;
+        int64_t begin = split_point(n, c, chunks), end = split_point(n, c + 1, chunks);
         if (begin == end) return;
         StridedWalk<1> walk(idx.rank, idx.shape, strides);
         if (plan.op == OpKind::Rows) {
@@ -153,16 +154,18 @@ Status resolve_slice_targets(const OpPlan& plan, TaskRunner& runner, int64_t* ta
         const int64_t depth = plan.index_depth;
         walk.seek(begin * depth);
         for (int64_t j = begin; j < end; ++j) {
-            int64_t row = 0;
+            // Unsigned: only an applied slice's row is sure to fit in int64_t; a skipped one may
+            // multiply leading dimensions of an empty data tensor past it (2^62 x 2^62 x 0).
+            uint64_t row = 0;
             bool applied = true;
             for (int64_t c2 = 0; c2 < depth; ++c2) {
                 int64_t i = load_index(idx.host, is_i64, idx.contiguous ? j * depth + c2 : walk.offset(0));
                 int64_t coordinate = 0;
                 applied = resolve_index(i, plan.data.shape[c2], plan.policy, &coordinate) && applied;
-                row = row * plan.data.shape[c2] + coordinate;
+                row = row * uint64_t(plan.data.shape[c2]) + uint64_t(coordinate);
                 if (!idx.contiguous) walk.next();
             }
-            targets[j] = applied ? row : -1;
+            targets[j] = applied ? int64_t(row) : -1;
         }
     });
 }

@@ -1,5 +1,6 @@
 #include "cpu/copy_tensor.h"
 
+#include "core/checked_math.h"
 #include "core/loop_dims.h"
 #include "core/strided_walk.h"
 #include "cpu/kernel_context.h"
@@ -20,7 +21,7 @@ Status copy_tensor(const TensorView& from, const TensorView& to, TaskRunner& run
     const int64_t chunks = bytes < (int64_t(1) << 20) ? 1 : std::min<int64_t>(runner.concurrency() * 4, bytes >> 20);
     const bool flat = dims.rank <= 1 && dims.flat_stride(0) == 1 && dims.flat_stride(1) == 1;
     return parallel_for(runner, uint32_t(chunks), [&](uint32_t c) {
-        const int64_t begin = n * c / chunks, end = n * (c + 1) / chunks;
+        const int64_t begin = split_point(n, c, chunks), end = split_point(n, c + 1, chunks);
         if (flat) {
             std::memcpy(to.host + begin * size, from.host + begin * size, size_t((end - begin) * size));
             return;

@@ -1,5 +1,6 @@
 #include "cpu/scatter_elements.h"
 
+#include "core/checked_math.h"
 #include "core/index_rules.h"
 #include "core/loop_dims.h"
 #include "core/strided_walk.h"
@@ -187,7 +188,7 @@ Status scatter_elements_cpu(const OpPlan& plan, TaskRunner& runner, const HostAl
         using Applier = std::decay_t<decltype(applier)>;
         ElementsRunner<Applier> kernel(plan, g, applier);
         status = parallel_for(runner, tasks, [&](uint32_t task) {
-            int64_t first = g.units * task / tasks, end = g.units * (task + 1) / tasks;
+            int64_t first = split_point(g.units, task, tasks), end = split_point(g.units, task + 1, tasks);
             kernel.run_units(first, end, counts_per_task > 0 ? counts.data() + counts_per_task * task : nullptr);
         });
     });

@@ -1,5 +1,6 @@
 #include "cpu/scatter_slices.h"
 
+#include "core/checked_math.h"
 #include "core/loop_dims.h"
 #include "core/strided_walk.h"
 #include "cpu/dispatch.h"
@@ -167,7 +168,7 @@ Status scatter_slices_cpu(const OpPlan& plan, const int64_t* targets, TaskRunner
         status = parallel_for(runner, tasks, [&](uint32_t task) {
             int64_t* task_counts = counts_per_task > 0 ? counts.data() + counts_per_task * task : nullptr;
             if (split_outer || tasks == 1) {
-                kernel.run(outer * task / tasks, outer * (task + 1) / tasks, 0, rows, task_counts);
+                kernel.run(split_point(outer, task, tasks), split_point(outer, task + 1, tasks), 0, rows, task_counts);
             } else {
                 int64_t r0 = std::min(rows, rows_per_task * task), r1 = std::min(rows, r0 + rows_per_task);
                 kernel.run(0, outer, r0, r1, task_counts);
