@@ -250,6 +250,9 @@ typedef void (*scatter_log_fn)(void* user, scatter_log_level level, const char* 
 #define SCATTER_CONTEXT_FLAG_ALLOW_NONDETERMINISM 0x1u /* faster order-dependent paths allowed */
 #define SCATTER_CONTEXT_FLAG_VALIDATION 0x2u /* Vulkan: enable the validation layer if present */
 
+/** The most CPU threads a context's own pool runs: a larger thread_count means this many. */
+#define SCATTER_MAX_THREAD_COUNT 1024u
+
 /** Describes a context. Start from SCATTER_CONTEXT_DESC_INIT; unknown trailing fields of a newer
  *  header must be zero. */
 typedef struct scatter_context_desc {
@@ -257,7 +260,11 @@ typedef struct scatter_context_desc {
     scatter_backend backend;  /* AUTO, CPU or VULKAN */
     int32_t device_index;     /* Vulkan device index from scatter_devices, or -1 to choose
                                  automatically (discrete > integrated > virtual > CPU type) */
-    uint32_t thread_count;    /* CPU threads; 0 means one per hardware thread. Ignored when
+    uint32_t thread_count;    /* CPU threads in all, the calling thread's included; 0 means one
+                                 per hardware thread; capped at SCATTER_MAX_THREAD_COUNT. When
+                                 the system refuses a thread (process, pid or memory limit),
+                                 the context runs on the threads that started and logs a
+                                 WARNING; results do not depend on it. Ignored when
                                  parallel_for is set. */
     uint32_t flags;           /* SCATTER_CONTEXT_FLAG_* */
     scatter_parallel_for_fn parallel_for; /* optional host job system; NULL uses own threads */

@@ -7,7 +7,9 @@
 #include <scatter/scatter.h>
 
 #include <cstdint>
+#include <functional>
 #include <memory>
+#include <thread>
 #include <utility>
 
 namespace scatter {
@@ -22,8 +24,19 @@ public:
     virtual Status run(uint32_t count, scatter_task_fn task, void* data) = 0;
 };
 
-// A runner with `threads` threads in all (the caller's included); 0 means one per hardware thread.
-std::unique_ptr<TaskRunner> make_thread_pool(uint32_t threads);
+// Starts *thread running body; false when the system refuses a thread (a process, thread or
+// memory limit). Tests pass their own to make the N-th start fail.
+using ThreadStarter = std::function<bool(std::thread* thread, std::function<void()> body)>;
+bool start_std_thread(std::thread* thread, std::function<void()> body);
+
+// The number of threads a pool asked for `threads` wants: 0 means one per hardware thread, and
+// more than SCATTER_MAX_THREAD_COUNT means SCATTER_MAX_THREAD_COUNT.
+uint32_t wanted_thread_count(uint32_t threads);
+
+// A runner with wanted_thread_count(threads) threads in all (the caller's included). When the
+// system refuses a thread, the pool keeps those that started (concurrency() says how many): it
+// never fails, and results do not depend on the thread count.
+std::unique_ptr<TaskRunner> make_thread_pool(uint32_t threads, const ThreadStarter& start = start_std_thread);
 
 // A runner that hands the tasks to the application's job system.
 std::unique_ptr<TaskRunner> make_job_system_runner(scatter_parallel_for_fn fn, void* user);

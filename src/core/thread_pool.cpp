@@ -14,9 +14,17 @@ namespace {
 // time; a second thread that posts while a job runs does its tasks itself instead of waiting.
 class ThreadPool final : public TaskRunner {
 public:
-    explicit ThreadPool(uint32_t threads) : threads_(threads) {
+    // Nothing here throws once a worker runs (an exception would unwind past workers waiting on
+    // this object's condition variable, and destroying it would then hang): the vector is
+    // reserved first, and a refused thread ends the loop instead.
+    ThreadPool(uint32_t threads, const ThreadStarter& start) {
         workers_.reserve(threads - 1);
-        for (uint32_t i = 1; i < threads; ++i) workers_.emplace_back([this] { worker_loop(); });
+        for (uint32_t i = 1; i < threads; ++i) {
+            std::thread worker;
+            if (!start(&worker, [this] { worker_loop(); })) break;
+            workers_.push_back(std::move(worker));
+        }
+        threads_ = uint32_t(workers_.size()) + 1;
     }
 
     ~ThreadPool() override {
@@ -87,7 +95,7 @@ private:
         }
     }
 
-    const uint32_t threads_;
+    uint32_t threads_ = 1;
     std::vector<std::thread> workers_;
     std::mutex job_mutex_;  // one job at a time
     std::mutex mutex_;      // guards the fields below
@@ -144,12 +152,25 @@ private:
 
 }  // namespace
 
-std::unique_ptr<TaskRunner> make_thread_pool(uint32_t threads) {
-    if (threads == 0) {
-        threads = std::thread::hardware_concurrency();
-        if (threads == 0) threads = 1;
+bool start_std_thread(std::thread* thread, std::function<void()> body) {
+    // std::thread reports a refused thread (EAGAIN under a process or pid limit) as
+    // std::system_error, and its own allocation as std::bad_alloc: either way, no thread.
+    try {
+        *thread = std::thread(std::move(body));
+        return true;
+    } catch (...) {
+        return false;
     }
-    return std::make_unique<ThreadPool>(threads);
+}
+
+uint32_t wanted_thread_count(uint32_t threads) {
+    if (threads == 0) threads = std::thread::hardware_concurrency();
+    if (threads == 0) threads = 1;
+    return threads < SCATTER_MAX_THREAD_COUNT ? threads : SCATTER_MAX_THREAD_COUNT;
+}
+
+std::unique_ptr<TaskRunner> make_thread_pool(uint32_t threads, const ThreadStarter& start) {
+    return std::make_unique<ThreadPool>(wanted_thread_count(threads), start);
 }
 
 std::unique_ptr<TaskRunner> make_job_system_runner(scatter_parallel_for_fn fn, void* user) {
