@@ -45,3 +45,83 @@ def test_threads_refused_by_a_process_limit_still_run(cli):
         np.testing.assert_array_equal(np.load(out), expected)
     finally:
         shutil.rmtree(directory)
+
+
+# ---- --out naming a link, a FIFO, a device or a file with its own mode -------------------------
+
+def run_rows(runner, out):
+    """A small successful run into `out`; returns (process, the bytes of the expected .npy)."""
+    data, indices, updates = np.zeros(3), np.array([1]), np.array([5.0])
+    paths = [runner.save(a) for a in (data, indices, updates)]
+    proc = runner.call("run", "--op", "rows", "--data", paths[0], "--indices", paths[1],
+                       "--updates", paths[2], "--out", out)
+    return proc, npy_bytes(np.array([0.0, 5.0, 0.0]))
+
+
+def leftovers(directory):
+    return [n for n in os.listdir(directory) if n.startswith(".scatter-out")]
+
+
+def test_out_keeps_the_mode_of_an_existing_file(runner):
+    out = runner.path("private.npy")
+    with open(out, "wb") as f:
+        f.write(b"old")
+    os.chmod(out, 0o600)
+    proc, expected = run_rows(runner, out)
+    assert proc.returncode == 0, proc.stderr
+    assert stat.S_IMODE(os.stat(out).st_mode) == 0o600
+    with open(out, "rb") as f:
+        assert f.read() == expected
+
+
+def test_out_through_a_symlink_writes_its_target_and_keeps_the_link(runner):
+    target = runner.path("target.npy")
+    with open(target, "wb") as f:
+        f.write(b"old")
+    os.chmod(target, 0o640)
+    os.makedirs(runner.path("links"))
+    link = runner.path("links/out.npy")
+    os.symlink("../target.npy", link)  # relative to the link's own directory
+    proc, expected = run_rows(runner, link)
+    assert proc.returncode == 0, proc.stderr
+    assert os.path.islink(link) and os.readlink(link) == "../target.npy"
+    assert stat.S_IMODE(os.stat(target).st_mode) == 0o640
+    with open(target, "rb") as f:
+        assert f.read() == expected
+    assert not leftovers(runner.directory) and not leftovers(runner.path("links"))
+
+
+def test_out_through_a_dangling_symlink_creates_its_target(runner):
+    link = runner.path("out.npy")
+    os.symlink("created.npy", link)
+    proc, expected = run_rows(runner, link)
+    assert proc.returncode == 0, proc.stderr
+    assert os.path.islink(link)
+    with open(runner.path("created.npy"), "rb") as f:
+        assert f.read() == expected
+
+
+def test_out_to_a_fifo_writes_into_it(runner):
+    import threading
+    fifo = runner.path("pipe")
+    os.mkfifo(fifo)
+    received = []
+    # A daemon: if the FIFO were replaced, its reader would wait forever for a writer.
+    reader = threading.Thread(target=lambda: received.append(open(fifo, "rb").read()), daemon=True)
+    reader.start()
+    proc, expected = run_rows(runner, fifo)
+    reader.join(timeout=60)
+    assert proc.returncode == 0, proc.stderr
+    assert stat.S_ISFIFO(os.lstat(fifo).st_mode), "the FIFO was replaced by a file"
+    assert received == [expected]
+    assert not leftovers(runner.directory)
+
+
+@pytest.mark.skipif(not hasattr(os, "geteuid") or os.geteuid() != 0, reason="mknod needs root")
+def test_out_to_a_device_node_writes_into_it(runner):
+    device = runner.path("null")
+    os.mknod(device, 0o666 | stat.S_IFCHR, os.makedev(1, 3))  # a private /dev/null
+    proc, _ = run_rows(runner, device)
+    assert proc.returncode == 0, proc.stderr
+    assert stat.S_ISCHR(os.lstat(device).st_mode), "the device node was replaced by a file"
+    assert not leftovers(runner.directory)
