@@ -125,3 +125,87 @@ def test_out_to_a_device_node_writes_into_it(runner):
     assert proc.returncode == 0, proc.stderr
     assert stat.S_ISCHR(os.lstat(device).st_mode), "the device node was replaced by a file"
     assert not leftovers(runner.directory)
+
+
+# ---- .npy inputs that are endless or far longer than their header ------------------------------
+
+def sanitized(cli):
+    """Whether `cli` runs under a sanitizer, which reserves terabytes of address space."""
+    proc = subprocess.run(["ldd", cli], capture_output=True, text=True)
+    return "libasan" in proc.stdout or "libtsan" in proc.stdout
+
+
+def run_bounded(runner, *args):
+    """Runs `scatter` with a timeout and, where possible, 1 GiB of address space: a reader that
+    grows with its input then fails fast instead of taking the machine's memory."""
+    import resource
+    limit = None if sanitized(runner.cli) else 1 << 30
+
+    def bound():
+        if limit is not None:
+            resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
+
+    return subprocess.run([runner.cli, *map(str, args)], capture_output=True, text=True, timeout=60,
+                          preexec_fn=bound)
+
+
+def run_with_data(runner, data_path):
+    indices, updates = runner.save(np.array([0])), runner.save(np.array([1.0]))
+    return run_bounded(runner, "run", "--op", "rows", "--data", data_path, "--indices", indices,
+                       "--updates", updates, "--out", runner.path("out.npy"))
+
+
+def test_dev_zero_is_rejected_after_its_first_bytes(runner):
+    proc = run_with_data(runner, "/dev/zero")
+    assert proc.returncode == 1
+    assert proc.stderr.startswith("error: SCATTER_ERROR_INVALID_ARGUMENT: "), proc.stderr
+    assert "magic" in proc.stderr
+    assert not os.path.exists(runner.path("out.npy"))
+
+
+def test_gigabytes_after_the_data_are_reported_not_read(runner):
+    path = runner.save(np.zeros(4), "huge.npy")
+    size = os.path.getsize(path)
+    os.truncate(path, size + (8 << 30))  # sparse: 8 GiB of holes after the data
+    proc = run_with_data(runner, path)
+    assert proc.returncode == 1
+    first_line = proc.stderr.splitlines()[0]
+    assert first_line.startswith("error: SCATTER_ERROR_INVALID_ARGUMENT: "), proc.stderr
+    assert f"file has {8 << 30} bytes after the data" in first_line
+    assert not os.path.exists(runner.path("out.npy"))
+
+
+def feed_fifo(path, chunks):
+    """Writes chunks into the FIFO at `path` from a daemon thread, stopping when the reader leaves."""
+    import threading
+
+    def write():
+        try:
+            with open(path, "wb") as f:
+                for chunk in chunks:
+                    f.write(chunk)
+        except (BrokenPipeError, OSError):
+            pass
+
+    threading.Thread(target=write, daemon=True).start()
+
+
+def test_an_endless_stream_after_a_valid_header_is_read_no_further_than_the_data(runner):
+    import itertools
+    fifo = runner.path("stream.npy")
+    os.mkfifo(fifo)
+    head = npy_bytes(np.zeros(4))
+    feed_fifo(fifo, itertools.chain([head], itertools.repeat(b"\0" * 65536)))
+    proc = run_with_data(runner, fifo)
+    assert proc.returncode == 1
+    assert proc.stderr.startswith("error: SCATTER_ERROR_INVALID_ARGUMENT: "), proc.stderr
+    assert "goes on after the 32 data bytes" in proc.stderr
+
+
+def test_an_exact_stream_is_read(runner):
+    fifo = runner.path("stream.npy")
+    os.mkfifo(fifo)
+    feed_fifo(fifo, [npy_bytes(np.arange(3.0))])
+    proc = run_with_data(runner, fifo)
+    assert proc.returncode == 0, proc.stderr
+    np.testing.assert_array_equal(np.load(runner.path("out.npy")), [1.0, 1.0, 2.0])
