@@ -6,6 +6,7 @@
 #include <cstdio>
 #include <cstring>
 #include <memory>
+#include <sys/stat.h>
 
 static_assert(__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__,
               "arrays are held little-endian; a big-endian host would need swaps on load and save");
@@ -66,20 +67,49 @@ NpyArray finish(const NpyHeader& header, std::vector<uint8_t> data) {
     return array;
 }
 
-std::vector<uint8_t> read_whole_file(const std::string& path) {
-    std::unique_ptr<FILE, int (*)(FILE*)> file(std::fopen(path.c_str(), "rb"), &std::fclose);
-    if (!file) throw NpyError("cannot open '" + path + "': " + std::strerror(errno));
-    std::vector<uint8_t> bytes;
-    size_t used = 0;
-    for (;;) {
-        if (used == bytes.size()) bytes.resize(std::max<size_t>(1 << 16, bytes.size() * 2));
-        const size_t got = std::fread(bytes.data() + used, 1, bytes.size() - used, file.get());
+using File = std::unique_ptr<FILE, int (*)(FILE*)>;
+
+// Appends up to `count` bytes from `file` to `bytes`, fewer only at the end of the file. The
+// buffer grows as data arrives, so a stream that ends early never costs the memory it promised.
+void read_up_to(FILE* file, const std::string& path, uint64_t count, std::vector<uint8_t>* bytes) {
+    const size_t goal = bytes->size() + static_cast<size_t>(count);
+    size_t used = bytes->size();
+    while (used < goal) {
+        bytes->resize(std::min<size_t>(goal, std::max<size_t>(used + (1 << 16), used * 2)));
+        const size_t got = std::fread(bytes->data() + used, 1, bytes->size() - used, file);
         used += got;
         if (got == 0) break;
     }
+    bytes->resize(used);
+    if (std::ferror(file)) throw NpyError("cannot read '" + path + "': " + std::strerror(errno));
+}
+
+NpyArray load_file(const std::string& path) {
+    File file(std::fopen(path.c_str(), "rb"), &std::fclose);
+    if (!file) throw NpyError("cannot open '" + path + "': " + std::strerror(errno));
+    std::vector<uint8_t> preamble;
+    read_up_to(file.get(), path, 12, &preamble);
+    const uint64_t length = preamble_length(preamble.data(), preamble.size());
+    if (length > preamble.size()) read_up_to(file.get(), path, length - preamble.size(), &preamble);
+    const NpyHeader header = parse_preamble(preamble.data(), preamble.size());
+
+    // A regular file's size tells at once whether the data fits the header, before a byte of it
+    // is read (an 8 GiB tail is an error to report, not memory to spend).
+    struct stat info;
+    const bool regular = ::fstat(::fileno(file.get()), &info) == 0 && S_ISREG(info.st_mode);
+    if (regular) check_data_size(header, static_cast<uint64_t>(info.st_size) - header.data_offset);
+
+    // Anything else is read no further than the data plus one byte, which tells a longer stream.
+    std::vector<uint8_t> data;
+    if (regular) data.reserve(static_cast<size_t>(header.data_size));  // known to be there
+    read_up_to(file.get(), path, header.data_size, &data);
+    check_data_size(header, data.size());
+    const int extra = std::fgetc(file.get());
+    if (extra != EOF)
+        throw NpyError("file goes on after the " + std::to_string(header.data_size) +
+                       " data bytes the header describes");
     if (std::ferror(file.get())) throw NpyError("cannot read '" + path + "': " + std::strerror(errno));
-    bytes.resize(used);
-    return bytes;
+    return finish(header, std::move(data));
 }
 
 }  // namespace
@@ -98,11 +128,7 @@ NpyArray decode(const uint8_t* bytes, size_t size) {
 
 NpyArray load(const std::string& path) {
     try {
-        std::vector<uint8_t> file = read_whole_file(path);
-        const NpyHeader header = parse_header(file.data(), file.size());
-        // Drop the preamble in place rather than copying the data.
-        file.erase(file.begin(), file.begin() + static_cast<std::ptrdiff_t>(header.data_offset));
-        return finish(header, std::move(file));
+        return load_file(path);
     } catch (const NpyError& error) {
         const std::string message = error.what();
         if (message.find(path) != std::string::npos) throw;

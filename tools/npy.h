@@ -64,14 +64,30 @@ uint32_t byte_swap_unit(const NpyDtype& dtype);
 // NpyError for bfloat16 and undefined dtypes.
 NpyDtype dtype_for(scatter_dtype dtype, uint32_t opaque_size = 0);
 
-// Parses the magic, version and header dict at the start of `bytes`. Checks that the file holds
-// exactly the data the header promises. Throws NpyError.
+// Longest header dict accepted (NumPy writes under 1 KiB for any shape libscatter takes): a
+// reader must not follow a corrupt length into gigabytes of input.
+constexpr uint64_t kMaxHeaderLength = 1 << 20;
+
+// The length of the preamble (magic, version, header length, dict) of the file that starts with
+// `bytes`, from its first 12 bytes (or fewer, if the file is that short). Throws NpyError.
+uint64_t preamble_length(const uint8_t* bytes, size_t size);
+
+// Parses the preamble at the start of `bytes`, which need not hold any data. Throws NpyError.
+NpyHeader parse_preamble(const uint8_t* bytes, size_t size);
+
+// Checks that `present` bytes follow the preamble: exactly the data the header promises.
+// Throws NpyError ("file is truncated ...", "file has N bytes after the data ...").
+void check_data_size(const NpyHeader& header, uint64_t present);
+
+// parse_preamble and check_data_size on a whole file image. Throws NpyError.
 NpyHeader parse_header(const uint8_t* bytes, size_t size);
 
 // Parses a whole .npy file image. Throws NpyError.
 NpyArray decode(const uint8_t* bytes, size_t size);
 
-// Reads a .npy file. Throws NpyError naming the path.
+// Reads a .npy file: the preamble first, then exactly the data it promises. A regular file's size
+// is checked against the header before any data is read; any other file (a FIFO, a device) is
+// read no further than the promised data plus one byte. Throws NpyError naming the path.
 NpyArray load(const std::string& path);
 
 // The bytes that precede the data of `array` in a .npy file (version 1.0, or 2.0 when the header

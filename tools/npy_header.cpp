@@ -149,23 +149,33 @@ uint32_t read_le(const uint8_t* bytes, int count) {
 
 }  // namespace
 
-NpyHeader parse_header(const uint8_t* bytes, size_t size) {
+uint64_t preamble_length(const uint8_t* bytes, size_t size) {
     if (size < 10 || std::memcmp(bytes, kMagic, sizeof kMagic) != 0)
         throw NpyError("not a .npy file (no \\x93NUMPY magic)");
-    NpyHeader header;
-    header.major_version = bytes[6];
-    const int length_bytes = header.major_version == 1 ? 2 : 4;
-    if (header.major_version < 1 || header.major_version > 3 || bytes[7] != 0)
+    const int major_version = bytes[6];
+    if (major_version < 1 || major_version > 3 || bytes[7] != 0)
         throw NpyError("unsupported .npy format version " + std::to_string(bytes[6]) + "." +
                        std::to_string(bytes[7]));
+    const int length_bytes = major_version == 1 ? 2 : 4;
     const uint64_t prefix = 8 + static_cast<uint64_t>(length_bytes);
     if (size < prefix) throw NpyError("file ends inside the header length");
     const uint64_t dict_length = read_le(bytes + 8, length_bytes);
-    if (dict_length > size - prefix)
-        throw NpyError("header length " + std::to_string(dict_length) + " runs past the end of the file");
+    if (dict_length > kMaxHeaderLength)
+        throw NpyError("header length " + std::to_string(dict_length) + " exceeds the " +
+                       std::to_string(kMaxHeaderLength) + " bytes this reader accepts");
+    return prefix + dict_length;
+}
+
+NpyHeader parse_preamble(const uint8_t* bytes, size_t size) {
+    const uint64_t length = preamble_length(bytes, size);
+    NpyHeader header;
+    header.major_version = bytes[6];
+    const uint64_t prefix = header.major_version == 1 ? 10 : 12;
+    if (length > size)
+        throw NpyError("header length " + std::to_string(length - prefix) + " runs past the end of the file");
     const char* dict = reinterpret_cast<const char*>(bytes + prefix);
-    DictParser(dict, dict + dict_length).parse(&header);
-    header.data_offset = prefix + dict_length;
+    DictParser(dict, dict + (length - prefix)).parse(&header);
+    header.data_offset = length;
 
     // A zero extent makes the array empty however large the other extents are.
     uint64_t count = 1;
@@ -179,13 +189,21 @@ NpyHeader parse_header(const uint8_t* bytes, size_t size) {
     if (__builtin_mul_overflow(count, static_cast<uint64_t>(header.dtype.element_size), &header.data_size) ||
         header.data_size > static_cast<uint64_t>(INT64_MAX))
         throw NpyError("the data size of the shape overflows 64 bits");
-    const uint64_t present = size - header.data_offset;
+    return header;
+}
+
+void check_data_size(const NpyHeader& header, uint64_t present) {
     if (present < header.data_size)
         throw NpyError("file is truncated: the header promises " + std::to_string(header.data_size) +
                        " data bytes, the file holds " + std::to_string(present));
     if (present > header.data_size)
         throw NpyError("file has " + std::to_string(present - header.data_size) +
                        " bytes after the data the header describes");
+}
+
+NpyHeader parse_header(const uint8_t* bytes, size_t size) {
+    const NpyHeader header = parse_preamble(bytes, size);
+    check_data_size(header, size - header.data_offset);
     return header;
 }
 

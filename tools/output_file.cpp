@@ -34,22 +34,66 @@ bool write_all(int fd, const FilePart& part) {
     return true;
 }
 
+// Follows `path` through symbolic links (as open() would) to the name the data should end up
+// under: renaming over a link would replace the link instead of writing where it points.
+std::string resolve_links(const std::string& path) {
+    std::string current = path;
+    for (int hops = 0; hops < 40; ++hops) {  // 40: the kernel's own limit (ELOOP)
+        struct stat link;
+        if (::lstat(current.c_str(), &link) != 0 || !S_ISLNK(link.st_mode)) return current;
+        std::string target(size_t(link.st_size > 0 ? link.st_size : 255) + 1, '\0');
+        const ssize_t length = ::readlink(current.c_str(), &target[0], target.size());
+        if (length < 0) fail("read the link", current);
+        target.resize(size_t(length));
+        current = target[0] == '/' ? target : directory_of(current) + "/" + target;
+    }
+    errno = ELOOP;
+    fail("write", path);
+}
+
+// A device, FIFO or socket cannot be replaced by rename (that would swap the node for a plain
+// file); it is opened and written in place, which is what the user of such a path expects.
+void write_through(const std::string& path, const std::vector<FilePart>& parts) {
+    const int fd = ::open(path.c_str(), O_WRONLY | O_CLOEXEC);
+    if (fd < 0) fail("open", path);
+    bool ok = true;
+    for (const FilePart& part : parts) ok = ok && write_all(fd, part);
+    const int saved_errno = errno;
+    ok = (::close(fd) == 0) && ok;
+    if (ok) return;
+    errno = saved_errno;
+    fail("write", path);
+}
+
 }  // namespace
 
-void write_file_atomically(const std::string& path, const std::vector<FilePart>& parts) {
+void write_file_atomically(const std::string& requested_path, const std::vector<FilePart>& parts) {
+    const std::string path = resolve_links(requested_path);
     struct stat existing;
-    if (::stat(path.c_str(), &existing) == 0 && S_ISDIR(existing.st_mode)) {
+    const bool exists = ::stat(path.c_str(), &existing) == 0;
+    if (exists && S_ISDIR(existing.st_mode)) {
         errno = EISDIR;
-        fail("write", path);
+        fail("write", requested_path);
     }
+    if (exists && !S_ISREG(existing.st_mode)) return write_through(path, parts);
+
     std::string temporary = directory_of(path) + "/.scatter-out-XXXXXX";
     const int fd = ::mkstemp(&temporary[0]);
     if (fd < 0) fail("create a file beside", path);
 
-    // mkstemp makes the file private; give it the permissions a plain create would.
-    const mode_t mask = ::umask(0);
-    ::umask(mask);
-    bool ok = ::fchmod(fd, 0666 & ~mask) == 0;
+    // mkstemp makes the file private: give it the existing file's permissions (and, where
+    // allowed, owner), or those a plain create would.
+    bool ok;
+    if (exists) {
+        ok = ::fchmod(fd, existing.st_mode & 07777) == 0;
+        if (::fchown(fd, existing.st_uid, existing.st_gid) != 0) {
+            // Only a privileged caller may give a file away; others keep their own ownership.
+        }
+    } else {
+        const mode_t mask = ::umask(0);
+        ::umask(mask);
+        ok = ::fchmod(fd, 0666 & ~mask) == 0;
+    }
     for (const FilePart& part : parts) ok = ok && write_all(fd, part);
     const int saved_errno = errno;
     ok = (::close(fd) == 0) && ok;

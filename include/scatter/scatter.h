@@ -225,7 +225,10 @@ typedef struct scatter_allocator {
 } scatter_allocator;
 
 /** Runs task(task_data, i) for every i in [0, task_count), possibly concurrently on any threads,
- *  and returns when all have finished. Lets a host job system run libscatter's CPU work. */
+ *  and returns when all have finished. Lets a host job system run libscatter's CPU work. Index
+ *  and divisor validation run through it too, so libscatter counts the tasks that ran: a callback
+ *  that returns before running every task makes the call fail with SCATTER_ERROR_INTERNAL (the
+ *  message names the callback), and `out` may then be partly written. */
 typedef void (*scatter_task_fn)(void* task_data, uint32_t task_index);
 typedef void (*scatter_parallel_for_fn)(void* user, uint32_t task_count, scatter_task_fn task,
                                         void* task_data);
@@ -254,6 +257,9 @@ typedef void (*scatter_log_fn)(void* user, scatter_log_level level, const char* 
 #define SCATTER_CONTEXT_FLAG_VALIDATION 0x2u /* Vulkan: enable the validation layer if present */
 #define SCATTER_CONTEXT_FLAG_PROFILE 0x4u /* time each operation: scatter_last_profile */
 
+/** The most CPU threads a context's own pool runs: a larger thread_count means this many. */
+#define SCATTER_MAX_THREAD_COUNT 1024u
+
 /** Describes a context. Start from SCATTER_CONTEXT_DESC_INIT; unknown trailing fields of a newer
  *  header must be zero. */
 typedef struct scatter_context_desc {
@@ -261,7 +267,11 @@ typedef struct scatter_context_desc {
     scatter_backend backend;  /* AUTO, CPU or VULKAN */
     int32_t device_index;     /* Vulkan device index from scatter_devices, or -1 to choose
                                  automatically (discrete > integrated > virtual > CPU type) */
-    uint32_t thread_count;    /* CPU threads; 0 means one per hardware thread. Ignored when
+    uint32_t thread_count;    /* CPU threads in all, the calling thread's included; 0 means one
+                                 per hardware thread; capped at SCATTER_MAX_THREAD_COUNT. When
+                                 the system refuses a thread (process, pid or memory limit),
+                                 the context runs on the threads that started and logs a
+                                 WARNING; results do not depend on it. Ignored when
                                  parallel_for is set. */
     uint32_t flags;           /* SCATTER_CONTEXT_FLAG_* */
     scatter_parallel_for_fn parallel_for; /* optional host job system; NULL uses own threads */
@@ -350,7 +360,12 @@ typedef struct scatter_device_info {
  *  With infos NULL, writes the number of devices to *count. Otherwise *count is the capacity of
  *  infos (each with struct_size set); writes min(capacity, total) entries and sets *count to the
  *  number written. Vulkan being absent is not an error (only the CPU is listed).
- *  Returns INVALID_ARGUMENT for a null count or a bad struct_size. Thread-safe. */
+ *  Growth: entries are infos[0].struct_size bytes apart, so a program built against a newer,
+ *  larger scatter_device_info works with this library; the fields this library does not know are
+ *  set to zero. Every entry must have the same struct_size, at least this header's
+ *  sizeof(scatter_device_info) (the first version of the struct).
+ *  Returns INVALID_ARGUMENT for a null count or a bad struct_size (nothing is written then).
+ *  Thread-safe. */
 SCATTER_API scatter_status scatter_devices(scatter_device_info* infos, uint32_t* count);
 
 /* ---------------------------------------------------------------------------------------------

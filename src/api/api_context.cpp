@@ -80,15 +80,32 @@ SCATTER_API scatter_status scatter_devices(scatter_device_info* infos, uint32_t*
             return Status();
         }
         uint32_t n = *count < devices.size() ? *count : uint32_t(devices.size());
-        for (uint32_t i = 0; i < n; ++i)
-            if (infos[i].struct_size < sizeof(scatter_device_info))
+        if (n == 0) {
+            *count = 0;
+            return Status();
+        }
+        // The caller's array may be of a newer, larger scatter_device_info: its elements are
+        // infos[0].struct_size bytes apart, not sizeof of the struct this library knows.
+        char* base = reinterpret_cast<char*>(infos);
+        uint32_t stride = 0;
+        std::memcpy(&stride, base, sizeof stride);
+        if (stride < sizeof(scatter_device_info))
+            return make_error(SCATTER_ERROR_INVALID_ARGUMENT,
+                              "infos[0].struct_size = %u is smaller than sizeof(scatter_device_info) = %zu", stride,
+                              sizeof(scatter_device_info));
+        for (uint32_t i = 1; i < n; ++i) {
+            uint32_t size = 0;
+            std::memcpy(&size, base + size_t(i) * stride, sizeof size);
+            if (size != stride)
                 return make_error(SCATTER_ERROR_INVALID_ARGUMENT,
-                                  "infos[%u].struct_size = %u is smaller than sizeof(scatter_device_info) = %zu",
-                                  i, infos[i].struct_size, sizeof(scatter_device_info));
+                                  "infos[%u].struct_size = %u must equal infos[0].struct_size = %u", i, size, stride);
+        }
         for (uint32_t i = 0; i < n; ++i) {
-            uint32_t size = infos[i].struct_size;
-            std::memcpy(&infos[i], &devices[i], sizeof(scatter_device_info));
-            infos[i].struct_size = size;
+            char* entry = base + size_t(i) * stride;
+            // Fields this library does not know read as zero ("not reported").
+            std::memset(entry, 0, stride);
+            std::memcpy(entry, &devices[i], sizeof(scatter_device_info));
+            std::memcpy(entry, &stride, sizeof stride);
         }
         *count = n;
         return Status();

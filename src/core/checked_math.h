@@ -7,5 +7,24 @@ namespace scatter {
 
 inline bool checked_mul(int64_t a, int64_t b, int64_t* out) { return !__builtin_mul_overflow(a, b, out); }
 inline bool checked_add(int64_t a, int64_t b, int64_t* out) { return !__builtin_add_overflow(a, b, out); }
+inline bool checked_sub(int64_t a, int64_t b, int64_t* out) { return !__builtin_sub_overflow(a, b, out); }
+
+// The start of part `part` when [0, n) is split into `parts` near-equal parts: n * part / parts,
+// computed without forming n * part (n may be near INT64_MAX with zero-stride inputs).
+inline int64_t split_point(int64_t n, int64_t part, int64_t parts) {
+    return n / parts * part + n % parts * part / parts;
+}
+
+// The product of shape[begin, end), or 0 when it overflows: callers take it over validated
+// tensors, whose full element count fits, so an overflowing part means another dimension is
+// zero and the tensor is empty.
+inline int64_t shape_product(const int64_t* shape, uint32_t begin, uint32_t end) {
+    int64_t n = 1;
+    for (uint32_t d = begin; d < end; ++d)
+        if (shape[d] == 0) return 0;
+    for (uint32_t d = begin; d < end; ++d)
+        if (!checked_mul(n, shape[d], &n)) return 0;
+    return n;
+}
 
 }  // namespace scatter

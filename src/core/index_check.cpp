@@ -1,5 +1,7 @@
 #include "core/index_check.h"
 
+#include "core/checked_math.h"
+#include "core/cpu_clones.h"
 #include "core/index_rules.h"
 #include "core/strided_walk.h"
 
@@ -14,14 +16,17 @@ namespace {
 constexpr int64_t kMinChunk = 1 << 16;
 
 // Splits [0, n) into chunks, runs find(begin, end) -> first failing flat index or -1 on each, and
-// returns the smallest failure (or -1). Chunks past a known failure are skipped.
+// stores the smallest failure (or -1) in *failure. Chunks past a known failure are skipped.
 template <class Find>
-int64_t first_failure(TaskRunner& runner, int64_t n, Find&& find) {
-    if (n <= kMinChunk || runner.concurrency() == 1) return find(int64_t(0), n);
-    int64_t chunks = std::min<int64_t>((n + kMinChunk - 1) / kMinChunk, int64_t(runner.concurrency()) * 4);
+Status first_failure(TaskRunner& runner, int64_t n, Find&& find, int64_t* failure) {
+    if (n <= kMinChunk || runner.concurrency() == 1) {
+        *failure = find(int64_t(0), n);
+        return Status();
+    }
+    int64_t chunks = std::min<int64_t>((n - 1) / kMinChunk + 1, int64_t(runner.concurrency()) * 4);
     std::atomic<int64_t> best{INT64_MAX};
-    parallel_for(runner, uint32_t(chunks), [&](uint32_t c) {
-        int64_t begin = n * c / chunks, end = n * (c + 1) / chunks;
+    Status status = parallel_for(runner, uint32_t(chunks), [&](uint32_t c) {
+        int64_t begin = split_point(n, c, chunks), end = split_point(n, c + 1, chunks);
         if (best.load(std::memory_order_relaxed) < begin) return;
         int64_t found = find(begin, end);
         if (found < 0) return;
@@ -30,17 +35,9 @@ int64_t first_failure(TaskRunner& runner, int64_t n, Find&& find) {
         }
     });
     int64_t result = best.load();
-    return result == INT64_MAX ? -1 : result;
+    *failure = result == INT64_MAX ? -1 : result;
+    return status;
 }
-
-// An AVX2 clone picked at load time, on x86-64 ELF only: target_clones needs ifunc, which
-// Windows lacks, and "avx2" means nothing to other CPUs. Not under ThreadSanitizer: GCC
-// instruments the ifunc resolver, which then runs before TSan is initialized and crashes.
-#if defined(__x86_64__) && defined(__ELF__) && !defined(__SANITIZE_THREAD__)
-#define SCATTER_CLONES_AVX2 __attribute__((target_clones("avx2", "default")))
-#else
-#define SCATTER_CLONES_AVX2
-#endif
 
 // Whether any v[f], f in [begin, end), lies outside [-bound, bound). Branch-free so that it
 // vectorizes (a min/max reduction); built for AVX2 too where SCATTER_CLONES_AVX2 allows.
@@ -96,7 +93,8 @@ Status check_indices(const OpPlan& plan, TaskRunner& runner) {
     const int64_t axis_bound = plan.data.shape[plan.axis];
     const int64_t depth = plan.index_depth;
 
-    int64_t bad = first_failure(runner, idx.element_count, [&](int64_t begin, int64_t end) -> int64_t {
+    int64_t bad = -1;
+    auto find = [&](int64_t begin, int64_t end) -> int64_t {
         const bool aligned = reinterpret_cast<uintptr_t>(idx.host) % (is_i64 ? 8 : 4) == 0;
         if (idx.contiguous && aligned && plan.op != OpKind::Nd)
             return is_i64 ? first_out_of_range(reinterpret_cast<const int64_t*>(idx.host), begin, end, axis_bound)
@@ -117,7 +115,8 @@ Status check_indices(const OpPlan& plan, TaskRunner& runner) {
             if (!index_in_range(load_index(idx.host, is_i64, walk.offset(0)), bound_at(plan, walk.position())))
                 return f;
         return -1;
-    });
+    };
+    SCATTER_RETURN_IF_ERROR(first_failure(runner, idx.element_count, find, &bad));
     if (bad < 0) return Status();
 
     StridedWalk<1> walk(idx.rank, idx.shape, strides);
@@ -131,14 +130,14 @@ Status check_indices(const OpPlan& plan, TaskRunner& runner) {
                       where, value, bound, bound, data_axis_at(plan, walk.position()));
 }
 
-void resolve_slice_targets(const OpPlan& plan, TaskRunner& runner, int64_t* targets) {
+Status resolve_slice_targets(const OpPlan& plan, TaskRunner& runner, int64_t* targets) {
     const TensorView& idx = plan.indices;
     const bool is_i64 = idx.dtype() == SCATTER_DTYPE_I64;
     const int64_t* strides[] = {idx.strides};
     const int64_t n = plan.slices;
     const int64_t chunks = std::max<int64_t>(1, std::min<int64_t>(n / kMinChunk, runner.concurrency()));
-    parallel_for(runner, uint32_t(chunks), [&](uint32_t c) {
-        int64_t begin = n * c / chunks, end = n * (c + 1) / chunks;
+    return parallel_for(runner, uint32_t(chunks), [&](uint32_t c) {
+        int64_t begin = split_point(n, c, chunks), end = split_point(n, c + 1, chunks);
         if (begin == end) return;
         StridedWalk<1> walk(idx.rank, idx.shape, strides);
         if (plan.op == OpKind::Rows) {
@@ -155,16 +154,18 @@ void resolve_slice_targets(const OpPlan& plan, TaskRunner& runner, int64_t* targ
         const int64_t depth = plan.index_depth;
         walk.seek(begin * depth);
         for (int64_t j = begin; j < end; ++j) {
-            int64_t row = 0;
+            // Unsigned: only an applied slice's row is sure to fit in int64_t; a skipped one may
+            // multiply leading dimensions of an empty data tensor past it (2^62 x 2^62 x 0).
+            uint64_t row = 0;
             bool applied = true;
             for (int64_t c2 = 0; c2 < depth; ++c2) {
                 int64_t i = load_index(idx.host, is_i64, idx.contiguous ? j * depth + c2 : walk.offset(0));
                 int64_t coordinate = 0;
                 applied = resolve_index(i, plan.data.shape[c2], plan.policy, &coordinate) && applied;
-                row = row * plan.data.shape[c2] + coordinate;
+                row = row * uint64_t(plan.data.shape[c2]) + uint64_t(coordinate);
                 if (!idx.contiguous) walk.next();
             }
-            targets[j] = applied ? row : -1;
+            targets[j] = applied ? int64_t(row) : -1;
         }
     });
 }
@@ -189,7 +190,8 @@ Status check_divisors(const OpPlan& plan, TaskRunner& runner, const int64_t* tar
     };
     const int64_t axis_size = plan.data.shape[plan.axis];
 
-    int64_t bad = first_failure(runner, upd.element_count, [&](int64_t begin, int64_t end) -> int64_t {
+    int64_t bad = -1;
+    auto find = [&](int64_t begin, int64_t end) -> int64_t {
         // Only elements reads indices at the update's position (same shape); rows/nd walk the
         // updates alone (indices have another shape there).
         const int64_t* strides[] = {upd.strides, plan.op == OpKind::Elements ? idx.strides : upd.strides};
@@ -207,7 +209,8 @@ Status check_divisors(const OpPlan& plan, TaskRunner& runner, const int64_t* tar
             if (applied) return f;
         }
         return -1;
-    });
+    };
+    SCATTER_RETURN_IF_ERROR(first_failure(runner, upd.element_count, find, &bad));
     if (bad < 0) return Status();
     const int64_t* strides[] = {upd.strides};
     StridedWalk<1> walk(upd.rank, upd.shape, strides);

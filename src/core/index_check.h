@@ -15,7 +15,7 @@ Status check_indices(const OpPlan& plan, TaskRunner& runner);
 
 // rows/nd: writes for each slice j the target row in [0, plan.target_rows), or -1 when the slice
 // is skipped. Expects check_indices to have passed.
-void resolve_slice_targets(const OpPlan& plan, TaskRunner& runner, int64_t* targets);
+Status resolve_slice_targets(const OpPlan& plan, TaskRunner& runner, int64_t* targets);
 
 // Integer `div`: fails with INVALID_ARGUMENT naming the first update in row-major order that is
 // zero and would be applied. `targets` is the result of resolve_slice_targets for rows/nd and is

@@ -3,6 +3,8 @@
 // contiguous data becomes one long dimension.
 #pragma once
 
+#include "core/checked_math.h"
+
 #include <scatter/scatter.h>
 
 #include <cstdint>
@@ -23,14 +25,18 @@ struct LoopDims {
 template <int N>
 LoopDims<N> make_loop_dims(uint32_t rank, const int64_t* shape, const int64_t* const* strides) {
     LoopDims<N> dims;
-    for (uint32_t d = 0; d < rank; ++d) dims.count *= shape[d];
+    dims.count = shape_product(shape, 0, rank);
     if (dims.count == 0) return dims;
     for (uint32_t d = 0; d < rank; ++d) {
         if (shape[d] == 1) continue;
         uint32_t last = dims.rank;
         bool merge = last > 0;
-        for (int t = 0; t < N && merge; ++t)
-            merge = dims.strides[t][last - 1] == strides[t][d] * shape[d];
+        for (int t = 0; t < N && merge; ++t) {
+            // stride * shape may pass INT64_MAX (only (shape - 1) * stride is known to fit);
+            // such a dimension simply stays unmerged.
+            int64_t span = 0;
+            merge = checked_mul(strides[t][d], shape[d], &span) && dims.strides[t][last - 1] == span;
+        }
         if (merge) {
             dims.shape[last - 1] *= shape[d];
             for (int t = 0; t < N; ++t) dims.strides[t][last - 1] = strides[t][d];

@@ -1,4 +1,5 @@
 // plan_operation: every rule of SPEC §2–3 that does not need index or update values.
+#include "core/checked_math.h"
 #include "core/context.h"
 #include "core/op_plan.h"
 #include "core/struct_size.h"
@@ -86,12 +87,6 @@ Status normalize_axis(int32_t axis, uint32_t rank, int32_t* out) {
     return Status();
 }
 
-int64_t product(const int64_t* shape, uint32_t begin, uint32_t end) {
-    int64_t n = 1;
-    for (uint32_t d = begin; d < end; ++d) n *= shape[d];
-    return n;
-}
-
 Status plan_elements(OpPlan* p, int32_t axis) {
     const uint32_t r = p->data.rank;
     SCATTER_RETURN_IF_ERROR(normalize_axis(axis, r, &p->axis));
@@ -119,9 +114,9 @@ Status plan_rows(OpPlan* p, int32_t axis) {
     SCATTER_RETURN_IF_ERROR(check_dims_equal("updates", p->updates, 0, "data", p->data, 0, a));
     SCATTER_RETURN_IF_ERROR(check_dims_equal("updates", p->updates, a, "indices", p->indices, 0, q));
     SCATTER_RETURN_IF_ERROR(check_dims_equal("updates", p->updates, a + q, "data", p->data, a + 1, r - a - 1));
-    p->outer = product(p->data.shape, 0, a);
+    p->outer = shape_product(p->data.shape, 0, a);
     p->target_rows = p->data.shape[a];
-    p->inner = product(p->data.shape, a + 1, r);
+    p->inner = shape_product(p->data.shape, a + 1, r);
     p->slices = p->indices.element_count;
     return Status();
 }
@@ -141,9 +136,9 @@ Status plan_nd(OpPlan* p) {
     p->index_depth = depth;
     p->axis = 0;
     p->outer = 1;
-    p->target_rows = product(p->data.shape, 0, depth);
-    p->inner = product(p->data.shape, depth, r);
-    p->slices = product(p->indices.shape, 0, q - 1);
+    p->target_rows = shape_product(p->data.shape, 0, depth);
+    p->inner = shape_product(p->data.shape, depth, r);
+    p->slices = shape_product(p->indices.shape, 0, q - 1);
     return Status();
 }
 

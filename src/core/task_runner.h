@@ -2,10 +2,14 @@
 // application's job system (scatter_parallel_for_fn).
 #pragma once
 
+#include "core/status.h"
+
 #include <scatter/scatter.h>
 
 #include <cstdint>
+#include <functional>
 #include <memory>
+#include <thread>
 #include <utility>
 
 namespace scatter {
@@ -15,27 +19,39 @@ public:
     virtual ~TaskRunner() = default;
     // How many tasks can usefully run at once.
     virtual uint32_t concurrency() const = 0;
-    // Runs task(data, i) for i in [0, count) and returns when all have finished.
-    virtual void run(uint32_t count, scatter_task_fn task, void* data) = 0;
+    // Runs task(data, i) for i in [0, count) and returns when all have finished; fails when the
+    // application's job system returned without running every task.
+    virtual Status run(uint32_t count, scatter_task_fn task, void* data) = 0;
 };
 
-// A runner with `threads` threads in all (the caller's included); 0 means one per hardware thread.
-std::unique_ptr<TaskRunner> make_thread_pool(uint32_t threads);
+// Starts *thread running body; false when the system refuses a thread (a process, thread or
+// memory limit). Tests pass their own to make the N-th start fail.
+using ThreadStarter = std::function<bool(std::thread* thread, std::function<void()> body)>;
+bool start_std_thread(std::thread* thread, std::function<void()> body);
+
+// The number of threads a pool asked for `threads` wants: 0 means one per hardware thread, and
+// more than SCATTER_MAX_THREAD_COUNT means SCATTER_MAX_THREAD_COUNT.
+uint32_t wanted_thread_count(uint32_t threads);
+
+// A runner with wanted_thread_count(threads) threads in all (the caller's included). When the
+// system refuses a thread, the pool keeps those that started (concurrency() says how many): it
+// never fails, and results do not depend on the thread count.
+std::unique_ptr<TaskRunner> make_thread_pool(uint32_t threads, const ThreadStarter& start = start_std_thread);
 
 // A runner that hands the tasks to the application's job system.
 std::unique_ptr<TaskRunner> make_job_system_runner(scatter_parallel_for_fn fn, void* user);
 
 // Runs fn(i) for i in [0, count) on the runner; fn must not throw.
 template <class Fn>
-void parallel_for(TaskRunner& runner, uint32_t count, Fn&& fn) {
-    if (count == 0) return;
+Status parallel_for(TaskRunner& runner, uint32_t count, Fn&& fn) {
+    if (count == 0) return Status();
     if (count == 1) {
         fn(0u);
-        return;
+        return Status();
     }
     using F = std::remove_reference_t<Fn>;
-    runner.run(count, [](void* data, uint32_t i) { (*static_cast<F*>(data))(i); },
-               const_cast<void*>(static_cast<const void*>(&fn)));
+    return runner.run(count, [](void* data, uint32_t i) { (*static_cast<F*>(data))(i); },
+                      const_cast<void*>(static_cast<const void*>(&fn)));
 }
 
 }  // namespace scatter

@@ -65,6 +65,9 @@ Status fill_shape_and_strides(const char* name, const scatter_tensor& t, TensorV
     v->contiguous = true;
     for (int d = int(t.rank) - 1; d >= 0; --d) {
         v->strides[d] = t.strides != nullptr ? t.strides[d] : expected;
+        // Nothing ever moves along a size-1 dimension, but kernels scale strides by the element
+        // size and index before they know that: a huge stride there would overflow.
+        if (v->shape[d] == 1) v->strides[d] = 0;
         if (v->shape[d] != 1 && v->strides[d] != expected) v->contiguous = false;
         if (count != 0) expected *= v->shape[d];  // cannot overflow: the product fits
     }
@@ -88,9 +91,9 @@ Status compute_extent(const char* name, TensorView* v) {
             return make_error(SCATTER_ERROR_SHAPE_MISMATCH, "%s's strides make the byte range overflow",
                               name);
     }
-    int64_t low_bytes = 0, high_bytes = 0;
-    if (!checked_mul(low, v->element_size, &low_bytes) ||
-        !checked_mul(high + 1, v->element_size, &high_bytes) || high_bytes - low_bytes < 0)
+    int64_t low_bytes = 0, high_bytes = 0, span = 0;
+    if (!checked_mul(low, v->element_size, &low_bytes) || !checked_add(high, 1, &high) ||
+        !checked_mul(high, v->element_size, &high_bytes) || !checked_sub(high_bytes, low_bytes, &span))
         return make_error(SCATTER_ERROR_SHAPE_MISMATCH, "%s's strides make the byte range overflow",
                           name);
     v->min_byte = low_bytes;
@@ -133,14 +136,16 @@ Status resolve_memory(const char* name, const scatter_tensor& t, scatter_context
                               "%s.buffer belongs to another context", name);
         uint64_t size = t.buffer->impl->size();
         if (v->element_count > 0) {
-            if (t.byte_offset > uint64_t(INT64_MAX) ||
-                int64_t(t.byte_offset) + v->min_byte < 0 ||
-                uint64_t(int64_t(t.byte_offset) + v->end_byte) > size)
+            int64_t end = 0;
+            if (t.byte_offset > uint64_t(INT64_MAX) || !checked_add(int64_t(t.byte_offset), v->end_byte, &end))
                 return make_error(SCATTER_ERROR_INVALID_ARGUMENT,
-                                  "%s reaches bytes [%" PRId64 ", %" PRId64
-                                  ") of its buffer, outside its size %" PRIu64,
-                                  name, int64_t(t.byte_offset) + v->min_byte,
-                                  int64_t(t.byte_offset) + v->end_byte, size);
+                                  "%s.byte_offset = %" PRIu64 " puts its end past any buffer, outside its size %" PRIu64,
+                                  name, t.byte_offset, size);
+            const int64_t begin = int64_t(t.byte_offset) + v->min_byte;  // min_byte <= 0: no overflow
+            if (begin < 0 || uint64_t(end) > size)
+                return make_error(SCATTER_ERROR_INVALID_ARGUMENT,
+                                  "%s reaches bytes [%" PRId64 ", %" PRId64 ") of its buffer, outside its size %" PRIu64,
+                                  name, begin, end, size);
         }
         v->buffer = t.buffer;
         v->byte_offset = t.byte_offset;

@@ -14,9 +14,17 @@ namespace {
 // time; a second thread that posts while a job runs does its tasks itself instead of waiting.
 class ThreadPool final : public TaskRunner {
 public:
-    explicit ThreadPool(uint32_t threads) : threads_(threads) {
+    // Nothing here throws once a worker runs (an exception would unwind past workers waiting on
+    // this object's condition variable, and destroying it would then hang): the vector is
+    // reserved first, and a refused thread ends the loop instead.
+    ThreadPool(uint32_t threads, const ThreadStarter& start) {
         workers_.reserve(threads - 1);
-        for (uint32_t i = 1; i < threads; ++i) workers_.emplace_back([this] { worker_loop(); });
+        for (uint32_t i = 1; i < threads; ++i) {
+            std::thread worker;
+            if (!start(&worker, [this] { worker_loop(); })) break;
+            workers_.push_back(std::move(worker));
+        }
+        threads_ = uint32_t(workers_.size()) + 1;
     }
 
     ~ThreadPool() override {
@@ -30,11 +38,11 @@ public:
 
     uint32_t concurrency() const override { return threads_; }
 
-    void run(uint32_t count, scatter_task_fn task, void* data) override {
+    Status run(uint32_t count, scatter_task_fn task, void* data) override {
         std::unique_lock<std::mutex> job_lock(job_mutex_, std::try_to_lock);
         if (workers_.empty() || !job_lock.owns_lock()) {
             for (uint32_t i = 0; i < count; ++i) task(data, i);
-            return;
+            return Status();
         }
         {
             std::lock_guard<std::mutex> lock(mutex_);
@@ -53,6 +61,7 @@ public:
         // touches the next job's state.
         finished_.wait(lock, [&] { return done_ == count_ && active_ == 0; });
         task_ = nullptr;
+        return Status();
     }
 
 private:
@@ -86,7 +95,7 @@ private:
         }
     }
 
-    const uint32_t threads_;
+    uint32_t threads_ = 1;
     std::vector<std::thread> workers_;
     std::mutex job_mutex_;  // one job at a time
     std::mutex mutex_;      // guards the fields below
@@ -108,21 +117,60 @@ public:
         unsigned n = std::thread::hardware_concurrency();
         return n == 0 ? 1 : n;
     }
-    void run(uint32_t count, scatter_task_fn task, void* data) override { fn_(user_, count, task, data); }
+    // Index validation runs through the job system too: a callback that drops tasks would turn
+    // bad input into SCATTER_OK, so the tasks that ran are counted. Indices outside [0, count) are
+    // ignored rather than trusted.
+    Status run(uint32_t count, scatter_task_fn task, void* data) override {
+        Counted counted{task, data, count, {0}};
+        fn_(user_, count, &Counted::run_one, &counted);
+        const uint32_t done = counted.done.load(std::memory_order_acquire);
+        if (done != count)
+            return make_error(SCATTER_ERROR_INTERNAL,
+                              "the parallel_for callback of scatter_context_desc returned after running %u of %u "
+                              "tasks; it must run every task once before it returns",
+                              done, count);
+        return Status();
+    }
 
 private:
+    struct Counted {
+        scatter_task_fn task;
+        void* data;
+        uint32_t count;
+        std::atomic<uint32_t> done;
+        static void run_one(void* self, uint32_t i) {
+            Counted* c = static_cast<Counted*>(self);
+            if (i >= c->count) return;
+            c->task(c->data, i);
+            c->done.fetch_add(1, std::memory_order_acq_rel);
+        }
+    };
+
     scatter_parallel_for_fn fn_;
     void* user_;
 };
 
 }  // namespace
 
-std::unique_ptr<TaskRunner> make_thread_pool(uint32_t threads) {
-    if (threads == 0) {
-        threads = std::thread::hardware_concurrency();
-        if (threads == 0) threads = 1;
+bool start_std_thread(std::thread* thread, std::function<void()> body) {
+    // std::thread reports a refused thread (EAGAIN under a process or pid limit) as
+    // std::system_error, and its own allocation as std::bad_alloc: either way, no thread.
+    try {
+        *thread = std::thread(std::move(body));
+        return true;
+    } catch (...) {
+        return false;
     }
-    return std::make_unique<ThreadPool>(threads);
+}
+
+uint32_t wanted_thread_count(uint32_t threads) {
+    if (threads == 0) threads = std::thread::hardware_concurrency();
+    if (threads == 0) threads = 1;
+    return threads < SCATTER_MAX_THREAD_COUNT ? threads : SCATTER_MAX_THREAD_COUNT;
+}
+
+std::unique_ptr<TaskRunner> make_thread_pool(uint32_t threads, const ThreadStarter& start) {
+    return std::make_unique<ThreadPool>(wanted_thread_count(threads), start);
 }
 
 std::unique_ptr<TaskRunner> make_job_system_runner(scatter_parallel_for_fn fn, void* user) {

@@ -1,5 +1,6 @@
 #include "cpu/copy_tensor.h"
 
+#include "core/checked_math.h"
 #include "core/loop_dims.h"
 #include "core/strided_walk.h"
 #include "cpu/kernel_context.h"
@@ -9,8 +10,8 @@
 
 namespace scatter {
 
-void copy_tensor(const TensorView& from, const TensorView& to, TaskRunner& runner) {
-    if (from.empty()) return;
+Status copy_tensor(const TensorView& from, const TensorView& to, TaskRunner& runner) {
+    if (from.empty()) return Status();
     const int64_t size = from.element_size;
     const int64_t* strides[] = {from.strides, to.strides};
     const LoopDims<2> dims = make_loop_dims<2>(from.rank, from.shape, strides);
@@ -19,8 +20,8 @@ void copy_tensor(const TensorView& from, const TensorView& to, TaskRunner& runne
     // Chunks of a few MiB keep every thread streaming.
     const int64_t chunks = bytes < (int64_t(1) << 20) ? 1 : std::min<int64_t>(runner.concurrency() * 4, bytes >> 20);
     const bool flat = dims.rank <= 1 && dims.flat_stride(0) == 1 && dims.flat_stride(1) == 1;
-    parallel_for(runner, uint32_t(chunks), [&](uint32_t c) {
-        const int64_t begin = n * c / chunks, end = n * (c + 1) / chunks;
+    return parallel_for(runner, uint32_t(chunks), [&](uint32_t c) {
+        const int64_t begin = split_point(n, c, chunks), end = split_point(n, c + 1, chunks);
         if (flat) {
             std::memcpy(to.host + begin * size, from.host + begin * size, size_t((end - begin) * size));
             return;

@@ -6,6 +6,6 @@
 
 namespace scatter {
 
-void copy_tensor(const TensorView& from, const TensorView& to, TaskRunner& runner);
+Status copy_tensor(const TensorView& from, const TensorView& to, TaskRunner& runner);
 
 }  // namespace scatter

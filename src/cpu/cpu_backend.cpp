@@ -81,9 +81,7 @@ Status execute_on_cpu(const OpPlan& plan, ContextConfig& config) {
             return make_error(SCATTER_ERROR_INVALID_ARGUMENT, "the CPU backend cannot address device memory");
     TaskRunner& runner = *config.runner;
     SCATTER_RETURN_IF_ERROR(check_indices(plan, runner));
-    auto fill_out = [&] {
-        if (!plan.in_place) copy_tensor(plan.data, plan.out, runner);
-    };
+    auto fill_out = [&] { return plan.in_place ? Status() : copy_tensor(plan.data, plan.out, runner); };
     if (plan.op == OpKind::Elements) {
         SCATTER_RETURN_IF_ERROR(check_divisors(plan, runner, nullptr));
         return scatter_elements_cpu(plan, runner, config.allocator, fill_out);
@@ -97,7 +95,7 @@ Status execute_on_cpu(const OpPlan& plan, ContextConfig& config) {
                               plan.slices);
         targets = heap_targets.data();
     }
-    if (!plan.no_updates()) resolve_slice_targets(plan, runner, targets);
+    if (!plan.no_updates()) SCATTER_RETURN_IF_ERROR(resolve_slice_targets(plan, runner, targets));
     SCATTER_RETURN_IF_ERROR(check_divisors(plan, runner, targets));
     return scatter_slices_cpu(plan, targets, runner, config.allocator, fill_out);
 }

@@ -78,7 +78,12 @@ struct IntTraits {
     using U = std::make_unsigned_t<T>;
     static T add(T t, T u) { return T(U(U(t) + U(u))); }
     static T sub(T t, T u) { return T(U(U(t) - U(u))); }
-    static T mul(T t, T u) { return T(U(U(t) * U(u))); }
+    // 8- and 16-bit operands promote to (signed) int, where 65535 * 65535 overflows: multiply
+    // in at least unsigned int.
+    static T mul(T t, T u) {
+        using P = std::conditional_t<(sizeof(T) < sizeof(unsigned)), unsigned, U>;
+        return T(U(P(U(t)) * P(U(u))));
+    }
     // Divisors are never zero here (checked before any write). MIN / -1 wraps to MIN.
     static T div(T t, T u) {
         if (std::is_signed<T>::value && u == T(-1)) return T(U(U(0) - U(t)));

@@ -1,5 +1,6 @@
 #include "cpu/scatter_elements.h"
 
+#include "core/checked_math.h"
 #include "core/index_rules.h"
 #include "core/loop_dims.h"
 #include "core/strided_walk.h"
@@ -169,11 +170,8 @@ private:
 }  // namespace
 
 Status scatter_elements_cpu(const OpPlan& plan, TaskRunner& runner, const HostAllocator& allocator,
-                            const std::function<void()>& fill_out) {
-    if (plan.no_updates() || plan.out.empty()) {
-        fill_out();
-        return Status();
-    }
+                            const std::function<Status()>& fill_out) {
+    if (plan.no_updates() || plan.out.empty()) return fill_out();
     const ElementsLayout g = make_layout(plan, runner.concurrency());
     const uint32_t tasks = task_count_for(runner, plan.updates.element_count, g.units);
     const int64_t counts_per_task = needs_target_counts(plan) ? g.axis_size * g.chunk : 0;
@@ -184,16 +182,17 @@ Status scatter_elements_cpu(const OpPlan& plan, TaskRunner& runner, const HostAl
                               (long long)(counts_per_task * tasks * 8));
         std::memset(counts.data(), 0, size_t(counts_per_task * tasks) * sizeof(int64_t));
     }
-    fill_out();
+    SCATTER_RETURN_IF_ERROR(fill_out());
+    Status status;
     dispatch_applier(plan, [&](const auto& applier) {
         using Applier = std::decay_t<decltype(applier)>;
         ElementsRunner<Applier> kernel(plan, g, applier);
-        parallel_for(runner, tasks, [&](uint32_t task) {
-            int64_t first = g.units * task / tasks, end = g.units * (task + 1) / tasks;
+        status = parallel_for(runner, tasks, [&](uint32_t task) {
+            int64_t first = split_point(g.units, task, tasks), end = split_point(g.units, task + 1, tasks);
             kernel.run_units(first, end, counts_per_task > 0 ? counts.data() + counts_per_task * task : nullptr);
         });
     });
-    return Status();
+    return status;
 }
 
 }  // namespace scatter

@@ -14,6 +14,6 @@ namespace scatter {
 // Allocates what the kernel needs (OUT_OF_MEMORY before anything is written), then calls
 // fill_out() to give out data's values, then scatters. Indices and divisors must be checked.
 Status scatter_elements_cpu(const OpPlan& plan, TaskRunner& runner, const HostAllocator& allocator,
-                            const std::function<void()>& fill_out);
+                            const std::function<Status()>& fill_out);
 
 }  // namespace scatter

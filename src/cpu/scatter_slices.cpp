@@ -1,5 +1,6 @@
 #include "cpu/scatter_slices.h"
 
+#include "core/checked_math.h"
 #include "core/loop_dims.h"
 #include "core/strided_walk.h"
 #include "cpu/dispatch.h"
@@ -144,11 +145,8 @@ private:
 }  // namespace
 
 Status scatter_slices_cpu(const OpPlan& plan, const int64_t* targets, TaskRunner& runner,
-                          const HostAllocator& allocator, const std::function<void()>& fill_out) {
-    if (plan.no_updates() || plan.out.empty()) {
-        fill_out();
-        return Status();
-    }
+                          const HostAllocator& allocator, const std::function<Status()>& fill_out) {
+    if (plan.no_updates() || plan.out.empty()) return fill_out();
     const SlicesLayout g = make_layout(plan);
     const int64_t outer = g.outer.count, rows = plan.target_rows;
     const bool split_outer = outer >= int64_t(runner.concurrency());
@@ -162,21 +160,22 @@ Status scatter_slices_cpu(const OpPlan& plan, const int64_t* targets, TaskRunner
                               (long long)(counts_per_task * tasks * 8));
         std::memset(counts.data(), 0, size_t(counts_per_task * tasks) * sizeof(int64_t));
     }
-    fill_out();
+    SCATTER_RETURN_IF_ERROR(fill_out());
+    Status status;
     dispatch_applier(plan, [&](const auto& applier) {
         using Applier = std::decay_t<decltype(applier)>;
         SlicesRunner<Applier> kernel(plan, g, targets, applier);
-        parallel_for(runner, tasks, [&](uint32_t task) {
+        status = parallel_for(runner, tasks, [&](uint32_t task) {
             int64_t* task_counts = counts_per_task > 0 ? counts.data() + counts_per_task * task : nullptr;
             if (split_outer || tasks == 1) {
-                kernel.run(outer * task / tasks, outer * (task + 1) / tasks, 0, rows, task_counts);
+                kernel.run(split_point(outer, task, tasks), split_point(outer, task + 1, tasks), 0, rows, task_counts);
             } else {
                 int64_t r0 = std::min(rows, rows_per_task * task), r1 = std::min(rows, r0 + rows_per_task);
                 kernel.run(0, outer, r0, r1, task_counts);
             }
         });
     });
-    return Status();
+    return status;
 }
 
 }  // namespace scatter

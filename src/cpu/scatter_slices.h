@@ -15,6 +15,6 @@ namespace scatter {
 // targets: per slice, the target row or -1 (from resolve_slice_targets). Allocates what the
 // kernel needs (OUT_OF_MEMORY before anything is written), calls fill_out(), then scatters.
 Status scatter_slices_cpu(const OpPlan& plan, const int64_t* targets, TaskRunner& runner,
-                          const HostAllocator& allocator, const std::function<void()>& fill_out);
+                          const HostAllocator& allocator, const std::function<Status()>& fill_out);
 
 }  // namespace scatter

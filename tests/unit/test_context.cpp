@@ -137,6 +137,41 @@ TEST(Context, HostJobSystem) {
               << " task(s)\n";
 }
 
+// A broken job system that returns without running its last task. Index validation runs through
+// it, so the dropped task must not turn an out-of-range index into SCATTER_OK.
+void parallel_for_dropping_last(void*, uint32_t task_count, scatter_task_fn task, void* data) {
+    for (uint32_t i = 0; i + 1 < task_count; ++i) task(data, i);
+}
+
+TEST(Context, HostJobSystemThatDropsTasksIsAnInternalError) {
+    scatter_context_desc desc = cpu_desc();
+    desc.parallel_for = &parallel_for_dropping_last;
+    scatter_context context = nullptr;
+    ASSERT_EQ(scatter_context_create(&desc, &context), SCATTER_OK);
+    // Enough indices to be checked in several tasks; the bad one is in the last task.
+    const int64_t n = 1 << 19;
+    HostTensor data(SCATTER_DTYPE_I32, {8, 1});
+    data.fill(5);
+    HostTensor indices(SCATTER_DTYPE_I64, {n});
+    indices.set(n - 1, 8);
+    HostTensor updates(SCATTER_DTYPE_I32, {n, 1});
+    updates.fill(1);
+    ScatterCall call(Op::Rows, data, indices, updates);
+    call.reduction(SCATTER_REDUCTION_ADD);
+    const std::vector<uint8_t> before = call.out.bytes();
+    const scatter_status status = call.run(context);
+    EXPECT_TRUE(call.out.bytes() == before);
+    if (std::thread::hardware_concurrency() > 1) {
+        EXPECT_EQ(status, SCATTER_ERROR_INTERNAL) << scatter_status_name(status);
+        EXPECT_NE(std::string(scatter_last_error_message()).find("parallel_for"), std::string::npos)
+            << scatter_last_error_message();
+    } else {
+        // One hardware thread: the check runs on the caller's thread and finds the index itself.
+        EXPECT_EQ(status, SCATTER_ERROR_INDEX_OUT_OF_RANGE) << scatter_status_name(status);
+    }
+    scatter_context_destroy(context);
+}
+
 struct CountingAllocator {
     std::atomic<int> allocations{0};
     std::atomic<int> live{0};
@@ -313,6 +348,64 @@ TEST(Devices, ZeroCapacityWritesNothing) {
     ASSERT_EQ(scatter_devices(&info, &count), SCATTER_OK);
     EXPECT_EQ(count, 0u);
     EXPECT_EQ(info.name[0], '\0');
+}
+
+// A program built against a future header whose scatter_device_info grew by two fields.
+struct GrownDeviceInfo {
+    scatter_device_info known;
+    uint64_t future_field;
+    uint32_t another_future_field;
+};
+
+TEST(Devices, GrownStructIsSteppedByItsStructSize) {
+    uint32_t total = 0;
+    ASSERT_EQ(scatter_devices(nullptr, &total), SCATTER_OK);
+    std::vector<scatter_device_info> plain(total);
+    for (auto& info : plain) {
+        std::memset(&info, 0, sizeof(info));
+        info.struct_size = sizeof(info);
+    }
+    ASSERT_EQ(scatter_devices(plain.data(), &total), SCATTER_OK);
+
+    std::vector<GrownDeviceInfo> grown(total + 1);
+    for (auto& info : grown) {
+        std::memset(&info, 0xAB, sizeof(info));  // the library must not leave these as they were
+        info.known.struct_size = sizeof(GrownDeviceInfo);
+    }
+    uint32_t count = total;  // the last element is a guard the library must not touch
+    ASSERT_EQ(scatter_devices(&grown[0].known, &count), SCATTER_OK) << scatter_last_error_message();
+    ASSERT_EQ(count, total);
+    for (uint32_t i = 0; i < total; ++i) {
+        SCOPED_TRACE(i);
+        EXPECT_EQ(grown[i].known.struct_size, sizeof(GrownDeviceInfo));
+        EXPECT_EQ(grown[i].known.backend, plain[i].backend);
+        EXPECT_EQ(grown[i].known.index, plain[i].index);
+        EXPECT_STREQ(grown[i].known.name, plain[i].name);
+        EXPECT_EQ(grown[i].known.features, plain[i].features);
+        EXPECT_EQ(grown[i].future_field, 0u) << "unknown fields read as zero";
+        EXPECT_EQ(grown[i].another_future_field, 0u);
+    }
+    EXPECT_EQ(grown[total].future_field, 0xABABABABABABABABull) << "wrote past the capacity";
+}
+
+TEST(Devices, MixedOrTooSmallStructSizesWriteNothing) {
+    std::vector<scatter_device_info> infos(2);
+    for (auto& info : infos) {
+        std::memset(&info, 0, sizeof(info));
+        info.struct_size = sizeof(info);
+    }
+    infos[0].struct_size = sizeof(scatter_device_info) - 8;
+    uint32_t count = 2;
+    EXPECT_EQ(scatter_devices(infos.data(), &count), SCATTER_ERROR_INVALID_ARGUMENT);
+    EXPECT_EQ(count, 2u);
+    EXPECT_EQ(infos[0].name[0], '\0');
+
+    infos[0].struct_size = sizeof(scatter_device_info);
+    infos[1].struct_size = sizeof(scatter_device_info) + 8;
+    EXPECT_EQ(scatter_devices(infos.data(), &count), SCATTER_ERROR_INVALID_ARGUMENT);
+    EXPECT_NE(std::string(scatter_last_error_message()).find("infos[1].struct_size"), std::string::npos)
+        << scatter_last_error_message();
+    EXPECT_EQ(infos[0].name[0], '\0');
 }
 
 }  // namespace

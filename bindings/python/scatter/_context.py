@@ -1,10 +1,11 @@
 """Context: which backend, device and thread count the operations run on."""
 import ctypes
+import math
 import weakref
 
 import numpy as np
 
-from ._errors import InvalidArgumentError, error_for_status
+from ._errors import InvalidArgumentError, TypeMismatchError, c_integer, error_for_status
 from ._library import ContextDesc, lib
 
 BACKENDS = {"auto": 0, "cpu": 1, "vulkan": 2}
@@ -37,7 +38,8 @@ class Context:
         self._handle = None
         self._buffers = weakref.WeakSet()
         desc = ContextDesc(struct_size=ctypes.sizeof(ContextDesc), backend=backend_code(backend),
-                           device_index=device, thread_count=threads,
+                           device_index=c_integer(device, "int32", "device"),
+                           thread_count=c_integer(threads, "uint32", "threads"),
                            flags=0 if deterministic else _FLAG_ALLOW_NONDETERMINISM)
         handle = ctypes.c_void_p()
         check(lib.scatter_context_create(ctypes.byref(desc), ctypes.byref(handle)))
@@ -70,8 +72,11 @@ class Context:
     def empty(self, shape, dtype):
         """A zero-filled DeviceArray of `shape` and `dtype` in a new buffer of this context."""
         dtype = np.dtype(dtype)
-        nbytes = int(np.prod(shape, dtype=np.int64)) * dtype.itemsize
-        return DeviceArray(Buffer(self, nbytes), shape, dtype)
+        if dtype.hasobject:
+            raise TypeMismatchError(f"dtype {dtype} holds Python objects, which have no bytes to scatter")
+        shape = tuple(c_integer(d, "int64", "shape[%d]" % i) for i, d in enumerate(shape))
+        # Python integers: numpy's int64 product would wrap silently on a huge shape.
+        return DeviceArray(Buffer(self, math.prod(shape) * dtype.itemsize), shape, dtype)
 
     def close(self):
         """Destroys the context, first destroying the buffers still open on it."""
@@ -96,6 +101,7 @@ class Buffer:
 
     def __init__(self, context, size):
         self._handle = None
+        size = c_integer(size, "uint64", "size")
         handle = ctypes.c_void_p()
         check(lib.scatter_buffer_create(context.handle, size, ctypes.byref(handle)))
         self.context = context  # keeps the context alive while the buffer exists
@@ -110,12 +116,14 @@ class Buffer:
         """Copies a C-contiguous array's bytes into the buffer at byte `offset`."""
         if not array.flags.c_contiguous:
             raise InvalidArgumentError("Buffer.write needs a C-contiguous array")
+        offset = c_integer(offset, "uint64", "offset")
         check(lib.scatter_buffer_write(self._handle, offset, array.ctypes.data, array.nbytes))
 
     def read(self, array, offset=0):
         """Fills a C-contiguous writeable array with the buffer's bytes at byte `offset`."""
         if not array.flags.c_contiguous or not array.flags.writeable:
             raise InvalidArgumentError("Buffer.read needs a writeable C-contiguous array")
+        offset = c_integer(offset, "uint64", "offset")
         check(lib.scatter_buffer_read(self._handle, offset, array.ctypes.data, array.nbytes))
 
     def close(self):
@@ -136,11 +144,13 @@ class DeviceArray:
 
     def __init__(self, buffer, shape, dtype, byte_offset=0):
         self.buffer = buffer
-        self.shape = tuple(int(d) for d in shape)
+        self.shape = tuple(c_integer(d, "int64", "shape[%d]" % i) for i, d in enumerate(shape))
         self.dtype = np.dtype(dtype)
-        self.byte_offset = byte_offset
+        if self.dtype.hasobject:
+            raise TypeMismatchError(f"dtype {self.dtype} holds Python objects, which have no bytes to scatter")
+        self.byte_offset = c_integer(byte_offset, "uint64", "byte_offset")
         self.ndim = len(self.shape)
-        self.nbytes = int(np.prod(self.shape, dtype=np.int64)) * self.dtype.itemsize
+        self.nbytes = math.prod(self.shape) * self.dtype.itemsize
         if byte_offset + self.nbytes > buffer.size:
             raise InvalidArgumentError(
                 f"a {self.nbytes}-byte array at offset {byte_offset} does not fit in a "

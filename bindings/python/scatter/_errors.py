@@ -1,4 +1,5 @@
 """Exceptions: one class per libscatter status, all subclasses of ScatterError."""
+import operator
 
 
 class ScatterError(Exception):
@@ -13,11 +14,13 @@ class ScatterError(Exception):
         super().__init__(f"{self.status}: {message}")
 
 
-def _status_class(class_name, status_name):
-    return type(class_name, (ScatterError,), {"status": status_name, "__module__": "scatter"})
+def _status_class(class_name, status_name, builtin=None):
+    bases = (ScatterError,) if builtin is None else (ScatterError, builtin)
+    return type(class_name, bases, {"status": status_name, "__module__": "scatter"})
 
 
-InvalidArgumentError = _status_class("InvalidArgumentError", "SCATTER_ERROR_INVALID_ARGUMENT")
+# Also a ValueError, so that code written for Python's own conventions (a bad value) catches it.
+InvalidArgumentError = _status_class("InvalidArgumentError", "SCATTER_ERROR_INVALID_ARGUMENT", ValueError)
 TypeMismatchError = _status_class("TypeMismatchError", "SCATTER_ERROR_TYPE_MISMATCH")
 ShapeMismatchError = _status_class("ShapeMismatchError", "SCATTER_ERROR_SHAPE_MISMATCH")
 IndexOutOfRangeError = _status_class("IndexOutOfRangeError", "SCATTER_ERROR_INDEX_OUT_OF_RANGE")
@@ -48,3 +51,23 @@ def error_for_status(status, message):
     if cls is None:
         return ScatterError(message, status=f"SCATTER_STATUS_UNKNOWN({status})")
     return cls(message)
+
+
+_C_RANGES = {"int32": (-(1 << 31), (1 << 31) - 1), "uint32": (0, (1 << 32) - 1),
+             "int64": (-(1 << 63), (1 << 63) - 1), "uint64": (0, (1 << 64) - 1)}
+
+
+def c_integer(value, c_type, what):
+    """`value` as a Python int that fits the C type named `c_type` ("int32", "uint64", ...).
+
+    ctypes would silently keep only the low bits (axis=2**32+1 would run as axis 1), so a value
+    outside the type's range raises InvalidArgumentError; a non-integer raises TypeError.
+    """
+    try:
+        number = operator.index(value)
+    except TypeError:
+        raise TypeError(f"{what} must be an integer, not {type(value).__name__}") from None
+    low, high = _C_RANGES[c_type]
+    if not low <= number <= high:
+        raise InvalidArgumentError(f"{what} = {number} is outside the range [{low}, {high}] of its C type {c_type}_t")
+    return number

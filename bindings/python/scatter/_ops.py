@@ -4,7 +4,7 @@ import ctypes
 import numpy as np
 
 from ._context import Context, DeviceArray, check, default_context
-from ._errors import InvalidArgumentError, TypeMismatchError
+from ._errors import InvalidArgumentError, TypeMismatchError, c_integer
 from ._library import Options, lib
 from ._tensor import TensorView
 
@@ -33,7 +33,12 @@ def _run(c_function, data, indices, updates, axis, reduction, exclude_self, out_
     data = _as_array(data)
     indices = _as_array(indices)
     updates = _as_array(updates, dtype=data.dtype)
-    options = Options(struct_size=ctypes.sizeof(Options), axis=axis,
+    # Checked first, before any rule that compares dtypes, so the message names the real problem.
+    for name, array in (("data", data), ("indices", indices), ("updates", updates), ("out", out)):
+        if isinstance(array, (np.ndarray, DeviceArray)) and array.dtype.hasobject:
+            raise TypeMismatchError(f"{name} dtype {array.dtype} holds Python objects, which have no "
+                                    f"bytes to scatter")
+    options = Options(struct_size=ctypes.sizeof(Options), axis=c_integer(axis, "int32", "axis"),
                       reduction=_choice(REDUCTIONS, reduction, "reduction"),
                       out_of_range=_choice(OUT_OF_RANGE, out_of_range, "out_of_range"),
                       flags=_OPTION_EXCLUDE_SELF if exclude_self else 0)

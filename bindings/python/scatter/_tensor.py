@@ -22,6 +22,10 @@ _OPAQUE_KINDS = "SUV"
 
 def scatter_dtype(dtype):
     """(scatter_dtype, element_size) for a numpy dtype."""
+    # A record with an object field would otherwise pass as opaque bytes: raw PyObject pointers,
+    # copied without their reference counts.
+    if dtype.hasobject:
+        raise TypeMismatchError(f"numpy dtype {dtype} holds Python objects, which have no bytes to scatter")
     # By name first: ml_dtypes' bfloat16 has kind 'V' like raw records.
     code = _DTYPES.get(dtype.name)
     if code is not None:
