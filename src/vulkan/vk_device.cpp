@@ -414,6 +414,7 @@ Status VulkanDevice::create(int32_t device_index, std::shared_ptr<OwnedInstance>
     self->offset_alignment = std::max<uint64_t>(p.limits.minStorageBufferOffsetAlignment, 4);
     self->timestamp_bits = chosen->timestamp_bits;
     self->timestamp_period_ns = p.limits.timestampPeriod;
+    self->max_allocations = p.limits.maxMemoryAllocationCount;
     self->features = handles.enabled_features | (usable & SCATTER_FEATURE_SUBGROUPS);
     // Float controls are core in Vulkan 1.2: usable when the instance asked for 1.2 too.
     if (self->instance_->api_version >= VK_API_VERSION_1_2)
@@ -472,6 +473,7 @@ Status VulkanDevice::borrow(const BorrowedDevice& b, std::unique_ptr<VulkanDevic
     fns.vkGetPhysicalDeviceQueueFamilyProperties(self->physical, &families, family_props.data());
     self->timestamp_bits = b.queue_family < families ? family_props[b.queue_family].timestampValidBits : 0;
     self->timestamp_period_ns = p.limits.timestampPeriod;
+    self->max_allocations = p.limits.maxMemoryAllocationCount;
     uint64_t usable = entry->info.features & ~masked_features_from_environment();
     self->features = b.enabled_features & usable & kEnableableFeatures;
     self->features |= usable & SCATTER_FEATURE_SUBGROUPS;  // properties: nothing to enable

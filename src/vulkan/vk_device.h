@@ -102,6 +102,7 @@ public:
     uint64_t window_bytes = 0;        // bytes per storage-buffer window (a power of two)
     uint64_t offset_alignment = 256;  // minStorageBufferOffsetAlignment
     uint32_t timestamp_bits = 0;      // the queue's timestampValidBits; 0: no timestamps
+    uint32_t max_allocations = 4096;  // maxMemoryAllocationCount
     double timestamp_period_ns = 0;   // nanoseconds per timestamp tick
     VkPhysicalDeviceMemoryProperties memory{};
     scatter_device_info info{};

@@ -1,5 +1,7 @@
 #include "vulkan/vk_transient.h"
 
+#include <algorithm>
+
 #include "vulkan/vk_device.h"
 #include "vulkan/vk_memory.h"
 
@@ -57,7 +59,8 @@ void TransientCache::give_memory(int use, Allocation& a) {
         // The least recently given back goes first: a workload that moves to new size classes
         // (another tensor shape) must not find the cache full of the old ones and allocate per
         // call (a vkAllocateMemory costs ~0.6 ms on NVIDIA).
-        while (!memory_.empty() && (memory_.size() >= kMaxKeptMemory || kept_bytes_ + a.size > kMaxKeptBytes)) {
+        const size_t max_kept = std::min<size_t>(kMaxKeptMemory, device_.max_allocations / 2);
+        while (!memory_.empty() && (memory_.size() >= max_kept || kept_bytes_ + a.size > kMaxKeptBytes)) {
             evicted.push_back(memory_.front());
             kept_bytes_ -= memory_.front().size;
             memory_.erase(memory_.begin());

@@ -70,9 +70,11 @@ private:
         char* mapped;
         VkMemoryPropertyFlags flags;
     };
-    // A batch holds an arena, a scratch and a descriptor slot per operation until it is waited
-    // on: enough are kept for a warm batch of a thousand small operations to allocate nothing.
-    static constexpr size_t kMaxKeptMemory = 2048;
+    // A batch holds an arena, a scratch, a mirror (host inputs on a discrete GPU) and a
+    // descriptor slot per operation until it is waited on: enough are kept for a warm batch of
+    // a thousand small operations to allocate nothing — but never more than half the device's
+    // maxMemoryAllocationCount (4096 on some drivers), which the application needs too.
+    static constexpr size_t kMaxKeptMemory = 4096;
     static constexpr uint64_t kMaxKeptBytes = uint64_t(1) << 30;
     static constexpr size_t kMaxKeptObjects = 16;  // command slots: one per call in flight
     static constexpr size_t kMaxKeptDescriptorSlots = 1024;

@@ -261,7 +261,10 @@ TEST_F(CallPath, WarmCallsCreateAllocateAndFreeNothing) {
     EXPECT_GT(g_object_calls.load(), 0) << "the wrapped table was not used: the test counts nothing";
 }
 
-TEST_F(CallPath, AWarmBatchOfAThousandCallsCreatesNothing) {
+// 600 calls: with host inputs on a discrete GPU (or host-visible memory hidden) each holds three
+// allocations until the wait, and the cache keeps at most half of maxMemoryAllocationCount
+// (4096 on lavapipe and some drivers): 1800 fit.
+TEST_F(CallPath, AWarmBatchOfSixHundredCallsCreatesNothing) {
     Application app;
     ASSERT_TRUE(app.start());
     scatter_context ctx = context_on(app, 0);
@@ -279,7 +282,7 @@ TEST_F(CallPath, AWarmBatchOfAThousandCallsCreatesNothing) {
     auto run_batch = [&] {
         scatter_batch batch = nullptr;
         ASSERT_EQ(scatter_batch_create(ctx, &batch), SCATTER_OK);
-        for (int i = 0; i < 1000; ++i)
+        for (int i = 0; i < 600; ++i)
             ASSERT_EQ(scatter_batch_record(batch, SCATTER_OP_ELEMENTS, &d, &x, &u, &options, &o), SCATTER_OK);
         ASSERT_EQ(scatter_batch_submit(batch), SCATTER_OK);
         ASSERT_EQ(scatter_batch_wait(batch), SCATTER_OK) << scatter_last_error_message();
