@@ -30,30 +30,11 @@ uint scratch_add_word(uint word, uint value) {
     }
 }
 
-// The key of `item`, or -1 when its update is skipped (out-of-range policy skip).
+// The key of `item`, or -1 when its update is skipped (out-of-range policy skip, or an index
+// error under policy ERROR, recorded by element_key).
 int key_of(int item) {
     if (param(P_OP) != SCATTER_OP_ELEMENTS) return int(scratch_word(uint(param(P_SLICE_ROW_BASE) + item)));
-    int axis = param(P_AXIS);
-    int index_offset = 0, key = 0, key_stride = 1, axis_key_stride = 1;
-    int rest = item;
-    for (int d = tensor_rank(T_INDICES) - 1; d >= 0; --d) {
-        int size = tensor_shape(T_INDICES, d);
-        int c = rest % size;
-        rest /= size;
-        index_offset += c * tensor_stride(T_INDICES, d);
-        if (d == axis) axis_key_stride = key_stride;
-        else key += c * key_stride;
-        key_stride *= tensor_shape(T_OUT, d);
-    }
-    int target;
-    if (!resolve_index(index_offset, tensor_shape(T_OUT, axis), target)) {
-        // Policy ERROR: WINNER and COUNT are the validation of `elements` on this path (no
-        // separate index pass); the smallest bad position wins and no later pass writes out.
-        if (param(P_POLICY) == 1 /* SCATTER_OUT_OF_RANGE_ERROR */) atomicMin(status_words[S_BAD_INDEX], uint(item));
-        return -1;
-    }
-    key += target * axis_key_stride;
-    return key;
+    return element_key(item);
 }
 
 uint bucket_word(int base, int key) { return uint(param(base) + key); }

@@ -224,6 +224,31 @@ bool resolve_index(int offset, int size, out int resolved) {
     return true;
 }
 
+// `elements`: the flat row-major position in out of the target of `item` (a flat position of
+// indices), or -1 when its update is skipped. Under policy ERROR an out-of-range index is
+// recorded (the smallest bad position wins) and also gives -1: the passes that call this are the
+// validation of `elements` on the target and small paths, and no later pass writes out.
+int element_key(int item) {
+    int axis = param(P_AXIS);
+    int index_offset = 0, key = 0, key_stride = 1, axis_key_stride = 1;
+    int rest = item;
+    for (int d = tensor_rank(T_INDICES) - 1; d >= 0; --d) {
+        int size = tensor_shape(T_INDICES, d);
+        int c = rest % size;
+        rest /= size;
+        index_offset += c * tensor_stride(T_INDICES, d);
+        if (d == axis) axis_key_stride = key_stride;
+        else key += c * key_stride;
+        key_stride *= tensor_shape(T_OUT, d);
+    }
+    int target;
+    if (!resolve_index(index_offset, tensor_shape(T_OUT, axis), target)) {
+        if (param(P_POLICY) == 1 /* SCATTER_OUT_OF_RANGE_ERROR */) atomicMin(status_words[S_BAD_INDEX], uint(item));
+        return -1;
+    }
+    return key + target * axis_key_stride;
+}
+
 // Element offsets of slice position (outer o, inner i): in out, of target row 0; in updates, of
 // slice 0. A slice's own row/slice offsets from the index pass are added to them.
 void slice_bases(int o, int i, out int out_offset, out int update_offset) {

@@ -32,6 +32,10 @@
 #define SCATTER_MODE_FINISH_MEAN 1       /* scatter pass: divide hit targets by their count */
 #define SCATTER_MODE_GATHER_WINNER 2     /* scatter pass, `none`: one invocation per out element */
 #define SCATTER_MODE_APPLY_TARGETS 3     /* scatter pass, reductions: one invocation per out element */
+#define SCATTER_MODE_SMALL_NONE 4        /* scatter pass, elements `none` in one workgroup (raw variant) */
+/* The small path's limits: targets in its shared winner table, and indices per call. */
+#define SCATTER_SMALL_TARGETS 1024
+#define SCATTER_SMALL_ITEMS 4096
 #define SCATTER_MODE_ATOMIC_APPLY 0      /* atomic pass: each update into its target */
 #define SCATTER_MODE_ATOMIC_RESET 1      /* atomic pass, exclude_self: hit targets = identity */
 #define SCATTER_MODE_ATOMIC_CANONICALIZE 2 /* atomic pass, native float atomics: NaN -> canonical */

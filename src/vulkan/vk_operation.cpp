@@ -294,7 +294,10 @@ Status RecordedOperation::record(const OpPlan& plan, VkCommandBuffer cmd, bool a
     vk.vkCmdPipelineBarrier(cmd, VK_PIPELINE_STAGE_HOST_BIT | VK_PIPELINE_STAGE_TRANSFER_BIT | VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT,
                             VK_PIPELINE_STAGE_TRANSFER_BIT | VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, 0, 1, &before, 0,
                             nullptr, 0, nullptr);
-    vk.vkCmdFillBuffer(cmd, arena_.allocation.buffer, status_at_, S_WORDS * sizeof(uint32_t), SCATTER_STATUS_NONE);
+    // The small path resets the status words itself and keeps its winners in shared memory.
+    const bool small = small_none();
+    if (!small)
+        vk.vkCmdFillBuffer(cmd, arena_.allocation.buffer, status_at_, S_WORDS * sizeof(uint32_t), SCATTER_STATUS_NONE);
     if (mirrored()) {
         VkBufferCopy in{staged_begin_, 0, staged_end_ - staged_begin_};
         vk.vkCmdCopyBuffer(cmd, arena_.allocation.buffer, mirror_.allocation.buffer, 1, &in);
@@ -302,7 +305,9 @@ Status RecordedOperation::record(const OpPlan& plan, VkCommandBuffer cmd, bool a
     // Zeroed scratch words: the owner path's hit counts; the target path's winners, or counts
     // and the list's total (adjacent).
     uint64_t zeroed_at = 0, zeroed_words = 0;
-    if (target_path_) {
+    if (small) {
+        zeroed_words = 0;
+    } else if (target_path_) {
         zeroed_at = p.reduction == SCATTER_REDUCTION_NONE ? target_.winner : target_.counts;
         zeroed_words = uint64_t(target_.keys) + (p.reduction == SCATTER_REDUCTION_NONE ? 0 : 1);
     } else if (has_counts_) {
@@ -313,12 +318,14 @@ Status RecordedOperation::record(const OpPlan& plan, VkCommandBuffer cmd, bool a
     if (atomic_path_ && float_max_min() && !p.out.empty())  // first-NaN table: no NaN yet
         vk.vkCmdFillBuffer(cmd, scratch_.allocation.buffer, first_nan_at_ * 4, uint64_t(p.out.element_count) * 4,
                            SCATTER_STATUS_NONE);
-    auto filled = vk_struct<VkMemoryBarrier>(VK_STRUCTURE_TYPE_MEMORY_BARRIER);
-    filled.srcAccessMask = VK_ACCESS_TRANSFER_WRITE_BIT;
-    filled.dstAccessMask = VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT;
-    vk.vkCmdPipelineBarrier(cmd, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, 0, 1, &filled, 0,
-                            nullptr, 0, nullptr);
-    if (timer_ != nullptr) timer_->mark(cmd, mirrored() ? "stage_in_and_fill" : "fill", 0);
+    if (!small || mirrored()) {
+        auto filled = vk_struct<VkMemoryBarrier>(VK_STRUCTURE_TYPE_MEMORY_BARRIER);
+        filled.srcAccessMask = VK_ACCESS_TRANSFER_WRITE_BIT;
+        filled.dstAccessMask = VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT;
+        vk.vkCmdPipelineBarrier(cmd, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, 0, 1, &filled,
+                                0, nullptr, 0, nullptr);
+        if (timer_ != nullptr) timer_->mark(cmd, mirrored() ? "stage_in_and_fill" : "fill", 0);
+    }
 
     if (p.op == OpKind::Elements) {
         // On the target path, WINNER/COUNT validate as they go (buckets.comp): one pass fewer.
@@ -335,6 +342,8 @@ Status RecordedOperation::record(const OpPlan& plan, VkCommandBuffer cmd, bool a
         dispatch(cmd, atomic_pass, SCATTER_MODE_ATOMIC_APPLY, updates, "atomic_apply");
         if (passes.native_float_add) dispatch(cmd, atomic_pass, SCATTER_MODE_ATOMIC_CANONICALIZE, updates, "atomic_canonicalize");
         if (float_max_min()) dispatch(cmd, atomic_pass, SCATTER_MODE_ATOMIC_FIRST_NAN, updates, "atomic_first_nan");
+    } else if (small) {
+        dispatch(cmd, scatter_pass, SCATTER_MODE_SMALL_NONE, SCATTER_WORKGROUP_SIZE, "small_none");
     } else if (target_path_) {
         record_target_passes(cmd, buckets_pass, scatter_pass);
     } else if (!p.in_place) {
@@ -408,6 +417,12 @@ Status RecordedOperation::choose_pipelines(Passes* out) const {
             out->native_float_add ? std::string("atomic_f32_fa") : std::string("atomic_") + p.data.info->name, one_window,
             &out->atomic));
     return Status();
+}
+
+bool RecordedOperation::small_none() const {
+    const OpPlan& p = plan_;
+    return target_path_ && p.op == OpKind::Elements && p.reduction == SCATTER_REDUCTION_NONE &&
+           p.out.element_count <= SCATTER_SMALL_TARGETS && p.indices.element_count <= SCATTER_SMALL_ITEMS;
 }
 
 bool RecordedOperation::float_max_min() const {

@@ -6,7 +6,10 @@
 //   1. index    elements + policy ERROR: validate every index;
 //               rows/nd: resolve each slice's target row (validating under policy ERROR)
 //   2. index    integer div only: find zero divisors that would be applied
-// then the target-parallel path (default):
+// then the small path (elements `none` with at most SCATTER_SMALL_TARGETS targets and
+// SCATTER_SMALL_ITEMS indices, on the target path): one dispatch, one workgroup, no fills:
+//   3. scatter  SMALL_NONE: status reset, validation, winners in shared memory, out written
+// or the target-parallel path (default):
 //   3. buckets  `none`: WINNER; reductions: COUNT, ALLOCATE, PLACE, SORT (see buckets.comp)
 //   4. scatter  one invocation per out element: GATHER_WINNER or APPLY_TARGETS (copy included)
 // or the atomic path (order-free reductions, or allowed non-determinism):
@@ -73,6 +76,8 @@ private:
     // Whether the atomic path may run the plan: an order-free reduction (or allowed
     // non-determinism) and atomics wide enough for the element (see atomic.comp).
     bool atomic_path_fits() const;
+    // elements `none` that one workgroup does in one dispatch (scatter.comp SMALL_NONE).
+    bool small_none() const;
     // max/min of a real float dtype: on the atomic path, NaN updates go to the first-NaN table.
     bool float_max_min() const;
     void record_target_passes(VkCommandBuffer cmd, VkPipeline buckets, VkPipeline scatter);

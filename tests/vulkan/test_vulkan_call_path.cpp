@@ -14,6 +14,7 @@
 #include <atomic>
 #include <chrono>
 #include <cstring>
+#include <random>
 #include <string>
 #include <thread>
 #include <vector>
@@ -340,17 +341,22 @@ TEST_F(CallPath, ProfileNamesEachPassWithItsGpuTime) {
     EXPECT_EQ(scatter_last_profile(ctx, &p), SCATTER_ERROR_INVALID_ARGUMENT) << "no call yet";
     {
         CallMix mix(ctx);
-        ASSERT_TRUE(mix.call(0));  // host tensors, `none`: fill, winner (validating), gather
+        ASSERT_TRUE(mix.call(0));  // host tensors, `none`, 8x8: the small path, one dispatch
         ASSERT_EQ(scatter_last_profile(ctx, &p), SCATTER_OK) << scatter_last_error_message();
         EXPECT_EQ(p.backend, SCATTER_BACKEND_VULKAN);
         EXPECT_EQ(p.status, SCATTER_OK);
-        ASSERT_GE(p.pass_count, 3u);
+        ASSERT_EQ(p.pass_count, 1u);
+        EXPECT_STREQ(p.passes[0].name, "small_none");
+        EXPECT_EQ(p.passes[0].invocations, 64u) << "one workgroup";
+
+        ASSERT_TRUE(mix.call(1));  // f32 add: fill, count, allocate, place, sort, apply_targets
+        ASSERT_EQ(scatter_last_profile(ctx, &p), SCATTER_OK) << scatter_last_error_message();
         std::vector<std::string> names;
         for (uint32_t i = 0; i < p.pass_count; ++i) names.push_back(p.passes[i].name);
-        EXPECT_NE(std::find(names.begin(), names.end(), "winner"), names.end());
-        EXPECT_NE(std::find(names.begin(), names.end(), "gather_winner"), names.end());
-        const auto gather = std::find(names.begin(), names.end(), "gather_winner");
-        EXPECT_EQ(p.passes[gather - names.begin()].invocations, 64u) << "one invocation per out element";
+        EXPECT_EQ(names, (std::vector<std::string>{"fill", "count", "allocate", "place", "sort", "apply_targets"}));
+        const auto apply = std::find(names.begin(), names.end(), "apply_targets");
+        ASSERT_NE(apply, names.end());
+        EXPECT_EQ(p.passes[apply - names.begin()].invocations, 64u) << "one invocation per out element";
         double sum = 0;
         for (uint32_t i = 0; i < p.pass_count; ++i) sum += p.passes[i].time_us;
         EXPECT_GT(p.gpu_us, 0.0) << "lavapipe writes timestamps";
@@ -538,6 +544,56 @@ TEST_F(AutoRouting, HostCallsGoWherePredictedFasterBuffersStayOnVulkan) {
         routed = routed || line.find("routes a call to") != std::string::npos;
     }
     EXPECT_TRUE(measured && routed) << "the model and each choice are logged at DEBUG level";
+}
+
+}  // namespace
+}  // namespace vulkan_test
+
+namespace vulkan_test {
+namespace {
+
+// ---- the small path (one workgroup, one dispatch) at its limits, against the CPU ----
+
+using SmallPath = VulkanTest;
+
+TEST_F(SmallPath, LimitsPoliciesAndErrorsMatchTheCpu) {
+    struct Shape { int64_t rows, cols, index_rows; };
+    // 1024 targets and 4096 indices: the small path; one more of either: the usual passes.
+    const Shape shapes[] = {{32, 32, 128}, {32, 32, 129}, {41, 25, 4}, {1, 1, 1}, {8, 8, 2}};
+    std::mt19937 rng(7);
+    for (const Shape& shape : shapes) {
+        for (scatter_out_of_range policy : {SCATTER_OUT_OF_RANGE_ERROR, SCATTER_OUT_OF_RANGE_SKIP, SCATTER_OUT_OF_RANGE_CLAMP}) {
+            for (int bad : {0, 1}) {
+                const int64_t data_shape[2] = {shape.rows, shape.cols}, index_shape[2] = {shape.index_rows, shape.cols};
+                const size_t n = size_t(shape.rows * shape.cols), m = size_t(shape.index_rows * shape.cols);
+                std::vector<float> data(n), updates(m);
+                std::vector<int64_t> indices(m);
+                for (size_t i = 0; i < n; ++i) data[i] = float(i);
+                for (size_t i = 0; i < m; ++i) {
+                    updates[i] = 1000.0f + float(i);
+                    indices[i] = int64_t(rng() % uint32_t(2 * shape.rows)) - shape.rows;  // negative ones too
+                }
+                if (bad) indices[m - 1] = shape.rows;  // the last position: out of range
+                std::vector<float> got = data, want = data;
+                scatter_tensor d = tensor(SCATTER_DTYPE_F32, 2, data_shape, data.data());
+                scatter_tensor x = tensor(SCATTER_DTYPE_I64, 2, index_shape, indices.data());
+                scatter_tensor u = tensor(SCATTER_DTYPE_F32, 2, index_shape, updates.data());
+                scatter_options o = SCATTER_OPTIONS_INIT;
+                o.out_of_range = policy;
+                scatter_tensor out_gpu = tensor(SCATTER_DTYPE_F32, 2, data_shape, got.data());
+                scatter_tensor out_cpu = tensor(SCATTER_DTYPE_F32, 2, data_shape, want.data());
+                const scatter_status s_gpu = scatter_elements(vulkan, &d, &x, &u, &o, &out_gpu);
+                const std::string message = s_gpu == SCATTER_OK ? "" : scatter_last_error_message();
+                const scatter_status s_cpu = scatter_elements(cpu, &d, &x, &u, &o, &out_cpu);
+                const std::string cpu_message = s_cpu == SCATTER_OK ? "" : scatter_last_error_message();
+                EXPECT_EQ(s_gpu, s_cpu) << shape.rows << "x" << shape.cols << " policy " << policy << " bad " << bad;
+                EXPECT_EQ(message, cpu_message);
+                EXPECT_EQ(0, std::memcmp(got.data(), want.data(), n * sizeof(float)))
+                    << shape.rows << "x" << shape.cols << " indices " << shape.index_rows << " policy " << policy;
+                if (s_gpu != SCATTER_OK) EXPECT_EQ(got, data) << "a failed call wrote out";
+            }
+        }
+    }
 }
 
 }  // namespace
