@@ -345,9 +345,15 @@ TEST_F(CallPath, ProfileNamesEachPassWithItsGpuTime) {
         ASSERT_EQ(scatter_last_profile(ctx, &p), SCATTER_OK) << scatter_last_error_message();
         EXPECT_EQ(p.backend, SCATTER_BACKEND_VULKAN);
         EXPECT_EQ(p.status, SCATTER_OK);
-        ASSERT_EQ(p.pass_count, 1u);
-        EXPECT_STREQ(p.passes[0].name, "small_none");
-        EXPECT_EQ(p.passes[0].invocations, 64u) << "one workgroup";
+        // On a discrete GPU the host tensors' copies to and from device memory are passes too.
+        int small = -1;
+        for (uint32_t i = 0; i < p.pass_count; ++i) {
+            const std::string name = p.passes[i].name;
+            if (name == "small_none") small = int(i);
+            else EXPECT_TRUE(name == "stage_in_and_fill" || name == "copy_out_back") << name;
+        }
+        ASSERT_GE(small, 0);
+        EXPECT_EQ(p.passes[small].invocations, 64u) << "one workgroup";
 
         ASSERT_TRUE(mix.call(1));  // f32 add: fill, count, allocate, place, sort, apply_targets
         ASSERT_EQ(scatter_last_profile(ctx, &p), SCATTER_OK) << scatter_last_error_message();
