@@ -304,7 +304,7 @@ TEST_F(CallPath, TheThousandthCallIsNoSlowerThanTheTenth) {
     ASSERT_NE(ctx, nullptr);
     {
         CallMix mix(ctx);
-        // Seven calls (one of each kind) per round; the median of 9 rounds near call 10 and
+        // Seven calls (one of each kind) per round; the median of 15 rounds near call 10 and
         // near call 1000. A per-call leak (a pool reset walking every command buffer ever
         // allocated) made the late rounds several times slower.
         auto round_us = [&](int first) {
@@ -314,16 +314,17 @@ TEST_F(CallPath, TheThousandthCallIsNoSlowerThanTheTenth) {
         };
         auto median_of_rounds = [&](int first_call) {
             std::vector<double> rounds;
-            for (int r = 0; r < 9; ++r) rounds.push_back(round_us(first_call + 7 * r));
+            for (int r = 0; r < 15; ++r) rounds.push_back(round_us(first_call + 7 * r));
             std::sort(rounds.begin(), rounds.end());
-            return rounds[4];
+            return rounds[7];
         };
         for (int i = 0; i < 7; ++i) mix.call(i);
         const double early = median_of_rounds(7);
         for (int i = 70; i < 1000; ++i) mix.call(i);
         const double late = median_of_rounds(1001);
-        // Generous against a noisy shared machine; the leak gave a ratio far above this.
-        EXPECT_LT(late, early * 1.5 + 200.0) << "early round " << early << " us, late round " << late << " us";
+        // Generous against a noisy shared machine and sanitizer builds: the leak made a late
+        // round of 7 calls ~10 ms on lavapipe against ~1.4 ms early.
+        EXPECT_LT(late, early * 2.0 + 1000.0) << "early round " << early << " us, late round " << late << " us";
     }
     scatter_context_destroy(ctx);
 }
