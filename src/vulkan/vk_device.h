@@ -8,6 +8,7 @@
 
 #include <scatter/scatter.h>
 
+#include <atomic>
 #include <functional>
 #include <memory>
 #include <mutex>
@@ -103,6 +104,9 @@ public:
     uint64_t offset_alignment = 256;  // minStorageBufferOffsetAlignment
     uint32_t timestamp_bits = 0;      // the queue's timestampValidBits; 0: no timestamps
     uint32_t max_allocations = 4096;  // maxMemoryAllocationCount
+    // Counts VkBuffers destroyed (ours, or application buffers unwrapped): a descriptor set
+    // written before a destruction may name a handle value that now means another buffer.
+    std::atomic<uint64_t> buffer_generation{0};
     double timestamp_period_ns = 0;   // nanoseconds per timestamp tick
     VkPhysicalDeviceMemoryProperties memory{};
     scatter_device_info info{};

@@ -77,7 +77,10 @@ void recycle(VulkanDevice& device, Allocation& a) {
 }
 
 void release(VulkanDevice& device, Allocation& a) {
-    if (a.buffer != VK_NULL_HANDLE) device.vk.vkDestroyBuffer(device.device, a.buffer, nullptr);
+    if (a.buffer != VK_NULL_HANDLE) {
+        device.buffer_generation.fetch_add(1);  // before: a new buffer may get the handle at once
+        device.vk.vkDestroyBuffer(device.device, a.buffer, nullptr);
+    }
     if (a.memory != VK_NULL_HANDLE) device.vk.vkFreeMemory(device.device, a.memory, nullptr);  // unmaps too
     a = Allocation();
 }
@@ -112,6 +115,7 @@ std::unique_ptr<Buffer> VulkanBuffer::wrap(VulkanDevice& device, VkBuffer buffer
 
 VulkanBuffer::~VulkanBuffer() {
     if (owned_) release(device_, allocation_);
+    else device_.buffer_generation.fetch_add(1);  // the application may destroy its VkBuffer now
 }
 
 Status VulkanBuffer::write(uint64_t offset, const void* src, uint64_t size) {

@@ -70,6 +70,7 @@ void TransientCache::give_memory(int use, Allocation& a) {
         a = Allocation();
     }
     for (KeptMemory& m : evicted) {
+        device_.buffer_generation.fetch_add(1);  // before: a new buffer may get the handle at once
         device_.vk.vkDestroyBuffer(device_.device, m.buffer, nullptr);
         device_.vk.vkFreeMemory(device_.device, m.memory, nullptr);
     }

@@ -54,8 +54,14 @@ public:
 
     // A descriptor pool with one set of `layout`; the set is rewritten by each operation.
     struct DescriptorSlot {
+        static constexpr uint32_t kMaxInfos = 24;
         VkDescriptorPool pool = VK_NULL_HANDLE;
         VkDescriptorSet set = VK_NULL_HANDLE;
+        // What the set holds now (written_count 0: nothing yet): a call that would write the
+        // same buffers and ranges again skips vkUpdateDescriptorSets.
+        uint32_t written_count = 0;
+        uint64_t written_generation = 0;  // VulkanDevice::buffer_generation when written
+        VkDescriptorBufferInfo written[kMaxInfos];
     };
     Status take_descriptor_slot(VkDescriptorSetLayout layout, const VkDescriptorPoolCreateInfo& pool_info,
                                 DescriptorSlot* out);

@@ -604,3 +604,48 @@ TEST_F(SmallPath, LimitsPoliciesAndErrorsMatchTheCpu) {
 
 }  // namespace
 }  // namespace vulkan_test
+
+namespace vulkan_test {
+namespace {
+
+// Descriptor sets are not rewritten when a call names the same buffers as the set holds; a
+// buffer destroyed and another created (which may get the same handle value) must still be
+// seen: new contents every round, compared with the CPU.
+TEST_F(CallPath, NewBuffersAfterDestroyedOnesAreSeen) {
+    static const int64_t shape[2] = {8, 8}, index_shape[2] = {2, 8};
+    for (int round = 0; round < 40; ++round) {
+        float data[64], updates[16], want[64], got[64];
+        int64_t indices[16];
+        for (int i = 0; i < 64; ++i) data[i] = float(round * 100 + i);
+        for (int i = 0; i < 16; ++i) {
+            updates[i] = float(-round - i);
+            indices[i] = (i * 3 + round) % 8;
+        }
+        scatter_buffer d = nullptr, x = nullptr, u = nullptr, o = nullptr;
+        ASSERT_EQ(scatter_buffer_create(vulkan, sizeof data, &d), SCATTER_OK);
+        ASSERT_EQ(scatter_buffer_create(vulkan, sizeof indices, &x), SCATTER_OK);
+        ASSERT_EQ(scatter_buffer_create(vulkan, sizeof updates, &u), SCATTER_OK);
+        ASSERT_EQ(scatter_buffer_create(vulkan, sizeof data, &o), SCATTER_OK);
+        scatter_buffer_write(d, 0, data, sizeof data);
+        scatter_buffer_write(x, 0, indices, sizeof indices);
+        scatter_buffer_write(u, 0, updates, sizeof updates);
+        scatter_tensor dt = tensor(SCATTER_DTYPE_F32, 2, shape, nullptr), xt = tensor(SCATTER_DTYPE_I64, 2, index_shape, nullptr);
+        scatter_tensor ut = tensor(SCATTER_DTYPE_F32, 2, index_shape, nullptr), ot = tensor(SCATTER_DTYPE_F32, 2, shape, nullptr);
+        dt.buffer = d;
+        xt.buffer = x;
+        ut.buffer = u;
+        ot.buffer = o;
+        scatter_options opt = SCATTER_OPTIONS_INIT;
+        opt.reduction = round % 2 ? SCATTER_REDUCTION_ADD : SCATTER_REDUCTION_NONE;
+        ASSERT_EQ(scatter_elements(vulkan, &dt, &xt, &ut, &opt, &ot), SCATTER_OK) << scatter_last_error_message();
+        ASSERT_EQ(scatter_buffer_read(o, 0, got, sizeof got), SCATTER_OK);
+        scatter_tensor dh = tensor(SCATTER_DTYPE_F32, 2, shape, data), xh = tensor(SCATTER_DTYPE_I64, 2, index_shape, indices);
+        scatter_tensor uh = tensor(SCATTER_DTYPE_F32, 2, index_shape, updates), oh = tensor(SCATTER_DTYPE_F32, 2, shape, want);
+        ASSERT_EQ(scatter_elements(cpu, &dh, &xh, &uh, &opt, &oh), SCATTER_OK);
+        EXPECT_EQ(0, std::memcmp(got, want, sizeof got)) << "round " << round;
+        for (scatter_buffer b : {d, x, u, o}) scatter_buffer_destroy(b);
+    }
+}
+
+}  // namespace
+}  // namespace vulkan_test
