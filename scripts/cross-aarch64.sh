@@ -33,5 +33,5 @@ echo "cross-aarch64: configure + build took $((built - start)) s"
 cd "$build"
 ctest --output-on-failure -j "$jobs" --timeout 900 \
   -LE 'vulkan|consumer' \
-  -E '^(cli\.commands|cli\.torch_crosscheck|conformance\..*|bindings\.(python|rust|csharp))$'
+  -E '^(cli\.commands|cli\.reliability|cli\.torch_crosscheck|conformance\..*|bindings\.(python|rust|csharp))$'
 echo "cross-aarch64: tests under qemu-aarch64 took $(( $(date +%s) - built )) s"
