@@ -14,6 +14,7 @@
 #include <atomic>
 #include <chrono>
 #include <cstring>
+#include <memory>
 #include <random>
 #include <string>
 #include <thread>
@@ -645,6 +646,40 @@ TEST_F(CallPath, NewBuffersAfterDestroyedOnesAreSeen) {
         EXPECT_EQ(0, std::memcmp(got, want, sizeof got)) << "round " << round;
         for (scatter_buffer b : {d, x, u, o}) scatter_buffer_destroy(b);
     }
+}
+
+}  // namespace
+}  // namespace vulkan_test
+
+namespace vulkan_test {
+namespace {
+
+// Issue 10, finding 1: a batched operation that fails on an index reports the index it
+// recorded, after the caller freed its host index array (the header lets it: host inputs are
+// copied at record time). The message used to be rebuilt from the caller's array: a use after
+// free under ASan, or a value never recorded.
+TEST_F(CallPath, BatchIndexErrorQuotesTheRecordedIndexAfterTheArrayIsFreed) {
+    static const int64_t shape[2] = {8, 8}, index_shape[2] = {2, 8};
+    float data[64] = {}, updates[16] = {};
+    auto indices = std::make_unique<int64_t[]>(16);
+    for (int i = 0; i < 16; ++i) indices[i] = i % 8;
+    indices[13] = 9;  // out of range on axis 0 ([-8, 8))
+    scatter_buffer out = nullptr;
+    ASSERT_EQ(scatter_buffer_create(vulkan, sizeof data, &out), SCATTER_OK);
+    scatter_tensor d = tensor(SCATTER_DTYPE_F32, 2, shape, data), x = tensor(SCATTER_DTYPE_I64, 2, index_shape, indices.get());
+    scatter_tensor u = tensor(SCATTER_DTYPE_F32, 2, index_shape, updates), o = tensor(SCATTER_DTYPE_F32, 2, shape, nullptr);
+    o.buffer = out;
+    scatter_options options = SCATTER_OPTIONS_INIT;
+    scatter_batch batch = nullptr;
+    ASSERT_EQ(scatter_batch_create(vulkan, &batch), SCATTER_OK);
+    ASSERT_EQ(scatter_batch_record(batch, SCATTER_OP_ELEMENTS, &d, &x, &u, &options, &o), SCATTER_OK);
+    indices.reset();  // freed: ASan reports any later read
+    ASSERT_EQ(scatter_batch_submit(batch), SCATTER_OK);
+    EXPECT_EQ(scatter_batch_wait(batch), SCATTER_ERROR_INDEX_OUT_OF_RANGE);
+    EXPECT_NE(std::string(scatter_last_error_message()).find("indices[1][5] = 9 is outside [-8, 8)"), std::string::npos)
+        << scatter_last_error_message();
+    scatter_batch_destroy(batch);
+    scatter_buffer_destroy(out);
 }
 
 }  // namespace
