@@ -684,3 +684,60 @@ TEST_F(CallPath, BatchIndexErrorQuotesTheRecordedIndexAfterTheArrayIsFreed) {
 
 }  // namespace
 }  // namespace vulkan_test
+
+namespace vulkan_test {
+namespace {
+
+// ---- long runs (issue 10): flat time per call and flat memory ----
+
+long resident_kib() {
+    long pages = 0, resident = 0;
+    if (FILE* f = std::fopen("/proc/self/statm", "r")) {
+        if (std::fscanf(f, "%ld %ld", &pages, &resident) != 2) resident = 0;
+        std::fclose(f);
+    }
+    return resident * 4;  // 4 KiB pages
+}
+
+// `calls` calls of the mix on `ctx`: the fastest block of 500 calls in the first and last tenth
+// must be close, and resident memory must not grow past a little noise.
+void expect_flat(scatter_context ctx, int calls) {
+    CallMix mix(ctx);
+    for (int i = 0; i < 700; ++i) ASSERT_TRUE(mix.call(i)) << scatter_last_error_message();
+    const long kib_before = resident_kib();
+    auto block_us = [&](int first) {
+        auto start = std::chrono::steady_clock::now();
+        for (int i = first; i < first + 500; ++i) EXPECT_TRUE(mix.call(i));
+        return std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - start).count();
+    };
+    const int tenth = calls / 10;
+    double early = 1e30, late = 1e30;
+    for (int first = 0; first < tenth; first += 500) early = std::min(early, block_us(first));
+    for (int first = tenth; first < calls - tenth; first += 500) block_us(first);
+    for (int first = calls - tenth; first < calls; first += 500) late = std::min(late, block_us(first));
+    EXPECT_LT(late, early * 1.5 + 2000.0) << "early block " << early << " us, late block " << late << " us";
+    EXPECT_LT(resident_kib() - kib_before, 16 * 1024) << "resident memory grew by KiB";
+}
+
+using LongRun = VulkanTest;
+
+TEST_F(LongRun, HundredThousandCallsOnTheCpuStayFlat) { expect_flat(cpu, 100000); }
+
+TEST_F(LongRun, HundredThousandCallsOnVulkanStayFlat) { expect_flat(vulkan, 100000); }
+
+TEST_F(LongRun, ThousandContextsLeaveNothingBehind) {
+    for (scatter_backend backend : {SCATTER_BACKEND_CPU, SCATTER_BACKEND_VULKAN}) {
+        scatter_context_desc desc = SCATTER_CONTEXT_DESC_INIT;
+        desc.backend = backend;
+        for (int i = 0; i < 20; ++i) create_and_destroy_us(desc);  // warm
+        const int fds = count_entries("/proc/self/fd"), threads = count_entries("/proc/self/task");
+        const long kib = resident_kib();
+        for (int i = 0; i < 1000; ++i) create_and_destroy_us(desc);
+        EXPECT_LE(count_entries("/proc/self/fd"), fds + 4) << scatter_backend_name(backend);
+        EXPECT_LE(count_entries("/proc/self/task"), threads + 4) << scatter_backend_name(backend);
+        EXPECT_LT(resident_kib() - kib, 16 * 1024) << scatter_backend_name(backend) << ": resident KiB grew";
+    }
+}
+
+}  // namespace
+}  // namespace vulkan_test
