@@ -1,6 +1,6 @@
 #!/usr/bin/python3
 """Times PyTorch (CPU, or CUDA with --device cuda) on the standard workloads of benchmarks/workloads.json, using for each the
-torch operator notes/performance.md names as the best PyTorch peer, at 1 and 2 threads.
+torch operator that is the best PyTorch peer for it (chosen in peer_call below), at 1 and 2 threads.
 
 Effective GB/s counts the same bytes as `scatter bench`: data read + output written + indices read
 + updates read. W7 (latency) is reported as microseconds per call.
@@ -54,7 +54,7 @@ def make_inputs(workload):
 
 
 def peer_call(workload, data, indices, updates):
-    """The best PyTorch operator for the workload (notes/performance.md) as (name, callable)."""
+    """The best PyTorch operator for the workload as (name, callable)."""
     op, reduction, axis = workload["op"], workload["reduction"], workload["axis"]
     if op == "elements" and reduction == "none":
         return "torch.scatter", lambda: torch.scatter(data, axis, indices, updates)

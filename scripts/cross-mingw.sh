@@ -38,7 +38,8 @@ cmake -S . -B "$build" -DCMAKE_BUILD_TYPE=Release \
 # (dlopen, setenv) in their mains, so they are not built here.
 cmake --build "$build" -j "$jobs" --target scatter_shared scatter_static scatter_demo \
   scatter_header_c99 scatter_header_cxx11 scatter_header_cxx17 scatter_header_c99_static \
-  scatter_dlopen_example scatter_static_example scatter_unit_tests scatter_reference_test \
+  scatter_header_hpp_cxx17 scatter_header_hpp_cxx20 scatter_header_hpp_cxx17_noexcept \
+  scatter_dlopen_example scatter_static_example scatter_unit_tests scatter_checked_math_test scatter_reference_test \
   scatter_vulkan_smoke
 built=$(date +%s)
 echo "cross-mingw: configure + build took $((built - start)) s"

@@ -1,21 +1,31 @@
 #!/usr/bin/env bash
-# Installs the Debian packages libscatter needs to build, test and run its Vulkan backend on
-# lavapipe. Only packages that are missing are installed; safe to run again.
-#   scripts/install-deps.sh                  build + test dependencies (make demo / make test)
+# Installs the Debian packages libscatter needs, only those that are missing; safe to run again.
+#   scripts/install-deps.sh                  build + test dependencies (make test)
+#   scripts/install-deps.sh --build          only what building the library and running the demo
+#                                            on the CPU and on lavapipe needs (make demo)
 #   scripts/install-deps.sh --cross-aarch64  only the aarch64 cross compiler, qemu-user, gtest sources
 #   scripts/install-deps.sh --cross-mingw    only the mingw-w64 cross compiler, wine and Xvfb
 set -euo pipefail
-packages=(
+# The library: a C/C++ compiler, CMake, and for the Vulkan backend the headers, volk and glslang
+# (compiles the shaders at build time); lavapipe is the Vulkan device the demo runs on.
+build_packages=(
   build-essential cmake pkg-config
+  libvulkan-dev libvulkan-volk-dev glslang-tools mesa-vulkan-drivers
+)
+# Only the tests, tools and bindings need these: GoogleTest, the CLI's parsers, spirv-val, the
+# validation layer, numpy/pytest/PyTorch (CLI, Python binding, cross-checks), clang (its
+# sanitizer runtime for the UBSan test), mono (C# binding).
+test_packages=(
   libgtest-dev libgmock-dev libbenchmark-dev libcli11-dev nlohmann-json3-dev
-  libvulkan-dev libvulkan-volk-dev glslang-tools spirv-tools mesa-vulkan-drivers
-  vulkan-validationlayers vulkan-tools
+  spirv-tools vulkan-validationlayers vulkan-tools
   python3-numpy python3-pytest python3-torch
   clang libclang-rt-14-dev
   mono-mcs mono-runtime libmono-system-numerics4.0-cil
 )
+packages=("${build_packages[@]}" "${test_packages[@]}")
 for arg in "$@"; do
   case "$arg" in
+    --build) packages=("${build_packages[@]}") ;;
     --cross-aarch64) packages=(g++-aarch64-linux-gnu qemu-user googletest) ;;
     --cross-mingw) packages=(g++-mingw-w64-x86-64 binutils-mingw-w64-x86-64 wine64 xvfb xauth) ;;
     *) echo "install-deps.sh: unknown option $arg" >&2; exit 2 ;;

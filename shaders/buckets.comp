@@ -90,6 +90,10 @@ void allocate_ranges(uint id) {
     // Every invocation reaches both barriers: no early return before them.
     bool live = id < pc.count && !operation_failed();
     uint n = live ? scratch_word(bucket_word(P_COUNTS_BASE, int(id))) : 0u;
+    // A driver that ends long loops would cut SORT's and APPLY_TARGETS' loops over this key
+    // short: fail the call instead (the later passes then write nothing).
+    uint limit = uint(param(P_HITS_LIMIT));
+    if (limit != 0u && n > limit) atomicMin(status_words[S_LOOP_LIMIT], ~n);
     uint prefix = workgroup_prefix(n);
     if (n != 0u) scratch_store_word(bucket_word(P_START_BASE, int(id)), group_base + prefix);
 }

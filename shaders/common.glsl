@@ -186,7 +186,8 @@ int offset_of_flat(int t, int position) {
 }
 
 bool operation_failed() {
-    return status_words[S_BAD_INDEX] != SCATTER_STATUS_NONE || status_words[S_BAD_DIVISOR] != SCATTER_STATUS_NONE;
+    return status_words[S_BAD_INDEX] != SCATTER_STATUS_NONE || status_words[S_BAD_DIVISOR] != SCATTER_STATUS_NONE ||
+           status_words[S_LOOP_LIMIT] != SCATTER_STATUS_NONE;
 }
 
 // ---- indices: i32 or i64 (read as two words, so no 64-bit shader integers are needed) ----

@@ -85,6 +85,8 @@
 #define P_FLOAT_TEST 27      /* test switch for exact_arith.glsl: SCATTER_FLOAT_TEST_* bits, else 0 */
 #define P_FIRST_NAN_BASE 28  /* atomic path, float max/min: per out element, the first NaN
                                 update's id (0xffffffff: none) */
+#define P_HITS_LIMIT 29      /* target path on a loop-limited driver (src/vulkan/vk_loop_limit.h):
+                                the most updates one key may take, 0 = no limit */
 #define P_TENSORS 32         /* first tensor block */
 
 /* One tensor block: rank, element size, byte position of element 0 in the bound windows,
@@ -108,6 +110,7 @@
 /* Status words: the first failing flat position, or SCATTER_STATUS_NONE. */
 #define S_BAD_INDEX 0
 #define S_BAD_DIVISOR 1
+#define S_LOOP_LIMIT 2 /* ~(the largest update count of a key) when one exceeds P_HITS_LIMIT */
 #define S_WORDS 4
 #define SCATTER_STATUS_NONE 0xffffffffu
 

@@ -1,4 +1,4 @@
-// The standard workloads W1-W8 (notes/performance.md): their definitions, read from the table
+// The standard workloads W1-W8 (docs/cli.md): their definitions, read from the table
 // benchmarks/workloads.json (embedded at build time), and their inputs, generated from a fixed seed.
 #ifndef SCATTER_TOOLS_BENCH_WORKLOADS_H
 #define SCATTER_TOOLS_BENCH_WORKLOADS_H

@@ -53,7 +53,8 @@ void add_run_command(CLI::App* app, RunOptions* run, bool* exclude_self) {
     command->add_option("--out", run->out_path, "result .npy (written only on success)")->required();
     command->add_option("--axis", run->options.axis, "Axis for elements and rows (default 0)");
     add_choice(command, "--reduction", &run->options.reduction, reduction_names(),
-               "How updates combine (default none)");
+               "How updates combine (default none); PyTorch/ONNX names sum, prod, multiply, amax, "
+               "amin are aliases of add, mul, mul, max, min");
     command->add_flag("--exclude-self", *exclude_self,
                       "A hit target starts from the reduction's identity, not its data value");
     add_choice(command, "--out-of-range", &run->options.out_of_range, out_of_range_names(),

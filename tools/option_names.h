@@ -18,7 +18,12 @@ inline const std::map<std::string, scatter_reduction>& reduction_names() {
         {"none", SCATTER_REDUCTION_NONE}, {"add", SCATTER_REDUCTION_ADD},
         {"sub", SCATTER_REDUCTION_SUB},   {"mul", SCATTER_REDUCTION_MUL},
         {"div", SCATTER_REDUCTION_DIV},   {"max", SCATTER_REDUCTION_MAX},
-        {"min", SCATTER_REDUCTION_MIN},   {"mean", SCATTER_REDUCTION_MEAN}};
+        {"min", SCATTER_REDUCTION_MIN},   {"mean", SCATTER_REDUCTION_MEAN},
+        // The names users bring from PyTorch (scatter_reduce: sum, prod, amax, amin) and ONNX
+        // (ScatterElements/ScatterND: multiply).
+        {"sum", SCATTER_REDUCTION_ADD},   {"prod", SCATTER_REDUCTION_MUL},
+        {"multiply", SCATTER_REDUCTION_MUL}, {"amax", SCATTER_REDUCTION_MAX},
+        {"amin", SCATTER_REDUCTION_MIN}};
     return names;
 }
 

@@ -3,36 +3,10 @@
 #include "api/context_setup.h"
 #include "api/backend_factory.h"
 #include "core/context.h"
-#include "core/struct_size.h"
 
 #include <cstring>
 #include <vector>
 
-namespace scatter {
-namespace {
-
-constexpr uint32_t kKnownContextFlags =
-    SCATTER_CONTEXT_FLAG_ALLOW_NONDETERMINISM | SCATTER_CONTEXT_FLAG_VALIDATION | SCATTER_CONTEXT_FLAG_PROFILE;
-
-Status check_context_desc(const scatter_context_desc& desc) {
-    SCATTER_RETURN_IF_ERROR(check_struct_size("desc", &desc, desc.struct_size, sizeof(scatter_context_desc)));
-    if (desc.backend != SCATTER_BACKEND_AUTO && desc.backend != SCATTER_BACKEND_CPU &&
-        desc.backend != SCATTER_BACKEND_VULKAN)
-        return make_error(SCATTER_ERROR_INVALID_ARGUMENT, "desc.backend = %d is not a scatter_backend",
-                          int(desc.backend));
-    if (desc.device_index < -1)
-        return make_error(SCATTER_ERROR_INVALID_ARGUMENT,
-                          "desc.device_index = %d must be -1 (automatic) or a device index", int(desc.device_index));
-    if ((desc.flags & ~kKnownContextFlags) != 0)
-        return make_error(SCATTER_ERROR_INVALID_ARGUMENT, "desc.flags = 0x%x has unknown bits 0x%x",
-                          desc.flags, desc.flags & ~kKnownContextFlags);
-    if (desc.allocator != nullptr && (desc.allocator->alloc == nullptr || desc.allocator->free == nullptr))
-        return make_error(SCATTER_ERROR_INVALID_ARGUMENT, "desc.allocator needs both alloc and free");
-    return Status();
-}
-
-}  // namespace
-}  // namespace scatter
 
 using namespace scatter;
 

@@ -142,11 +142,9 @@ SCATTER_API scatter_status scatter_context_create_vulkan(const scatter_context_d
         SCATTER_RETURN_IF_ERROR(check_struct_size("device", device, device->struct_size, sizeof(scatter_vulkan_device_desc)));
         scatter_context_desc defaults = SCATTER_CONTEXT_DESC_INIT;
         const scatter_context_desc& d = desc != nullptr ? *desc : defaults;
-        SCATTER_RETURN_IF_ERROR(check_struct_size("desc", &d, d.struct_size, sizeof(scatter_context_desc)));
+        SCATTER_RETURN_IF_ERROR(check_context_desc(d));
         if (d.backend != SCATTER_BACKEND_AUTO && d.backend != SCATTER_BACKEND_VULKAN)
             return make_error(SCATTER_ERROR_INVALID_ARGUMENT, "desc.backend = %d must be AUTO or VULKAN here", int(d.backend));
-        if (d.allocator != nullptr && (d.allocator->alloc == nullptr || d.allocator->free == nullptr))
-            return make_error(SCATTER_ERROR_INVALID_ARGUMENT, "desc.allocator needs both alloc and free");
         if (device->pipeline_cache_size > 0 && device->pipeline_cache_data == nullptr)
             return make_error(SCATTER_ERROR_INVALID_ARGUMENT, "device.pipeline_cache_data is NULL but its size is %zu",
                               device->pipeline_cache_size);

@@ -5,9 +5,43 @@
 
 namespace scatter {
 
+// Portable versions: the overflow test comes before the operation, which is then defined. Used
+// where the compiler has no __builtin_*_overflow (MSVC), and compared with the builtins by
+// unit.CheckedMath.*.
+inline bool portable_checked_add(int64_t a, int64_t b, int64_t* out) {
+    if ((b > 0 && a > INT64_MAX - b) || (b < 0 && a < INT64_MIN - b)) return false;
+    *out = a + b;
+    return true;
+}
+inline bool portable_checked_sub(int64_t a, int64_t b, int64_t* out) {
+    if ((b < 0 && a > INT64_MAX + b) || (b > 0 && a < INT64_MIN + b)) return false;
+    *out = a - b;
+    return true;
+}
+inline bool portable_checked_mul(int64_t a, int64_t b, int64_t* out) {
+    if (a != 0 && b != 0) {
+        if (a == -1) {
+            if (b == INT64_MIN) return false;
+        } else if (b == -1) {
+            if (a == INT64_MIN) return false;
+        } else if (a > 0 ? (b > 0 ? a > INT64_MAX / b : b < INT64_MIN / a)
+                         : (b > 0 ? a < INT64_MIN / b : a < INT64_MAX / b)) {
+            return false;
+        }
+    }
+    *out = a * b;
+    return true;
+}
+
+#if defined(__GNUC__) || defined(__clang__)
 inline bool checked_mul(int64_t a, int64_t b, int64_t* out) { return !__builtin_mul_overflow(a, b, out); }
 inline bool checked_add(int64_t a, int64_t b, int64_t* out) { return !__builtin_add_overflow(a, b, out); }
 inline bool checked_sub(int64_t a, int64_t b, int64_t* out) { return !__builtin_sub_overflow(a, b, out); }
+#else
+inline bool checked_mul(int64_t a, int64_t b, int64_t* out) { return portable_checked_mul(a, b, out); }
+inline bool checked_add(int64_t a, int64_t b, int64_t* out) { return portable_checked_add(a, b, out); }
+inline bool checked_sub(int64_t a, int64_t b, int64_t* out) { return portable_checked_sub(a, b, out); }
+#endif
 
 // The start of part `part` when [0, n) is split into `parts` near-equal parts: n * part / parts,
 // computed without forming n * part (n may be near INT64_MAX with zero-stride inputs).

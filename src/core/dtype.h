@@ -19,7 +19,7 @@ struct DtypeInfo {
 // The entry for `dtype`, or nullptr for UNDEFINED and unknown values.
 const DtypeInfo* find_dtype(scatter_dtype dtype);
 
-// True when SPEC §2's table allows `reduction` (already normalized, never DEFAULT) on `kind`.
+// True when the dtype/reduction table (scatter.h, docs/semantics.md) allows `reduction` (already normalized, never DEFAULT) on `kind`.
 bool reduction_allowed(DtypeKind kind, scatter_reduction reduction);
 
 const char* reduction_name(scatter_reduction reduction);

@@ -121,13 +121,8 @@ Status check_indices(const OpPlan& plan, TaskRunner& runner) {
 
     StridedWalk<1> walk(idx.rank, idx.shape, strides);
     walk.seek(bad);
-    int64_t value = load_index(idx.host, is_i64, walk.offset(0));
-    int64_t bound = bound_at(plan, walk.position());
-    char where[SCATTER_MAX_RANK * 24];
-    format_position(walk.position(), idx.rank, where, sizeof where);
-    return make_error(SCATTER_ERROR_INDEX_OUT_OF_RANGE,
-                      "indices%s = %" PRId64 " is outside [-%" PRId64 ", %" PRId64 ") on axis %u",
-                      where, value, bound, bound, data_axis_at(plan, walk.position()));
+    return index_error(walk.position(), idx.rank, load_index(idx.host, is_i64, walk.offset(0)),
+                       bound_at(plan, walk.position()), data_axis_at(plan, walk.position()));
 }
 
 Status resolve_slice_targets(const OpPlan& plan, TaskRunner& runner, int64_t* targets) {
@@ -215,8 +210,20 @@ Status check_divisors(const OpPlan& plan, TaskRunner& runner, const int64_t* tar
     const int64_t* strides[] = {upd.strides};
     StridedWalk<1> walk(upd.rank, upd.shape, strides);
     walk.seek(bad);
+    return divisor_error(walk.position(), upd.rank);
+}
+
+Status index_error(const int64_t* position, uint32_t rank, int64_t value, int64_t bound, uint32_t axis) {
     char where[SCATTER_MAX_RANK * 24];
-    format_position(walk.position(), upd.rank, where, sizeof where);
+    format_position(position, rank, where, sizeof where);
+    return make_error(SCATTER_ERROR_INDEX_OUT_OF_RANGE,
+                      "indices%s = %" PRId64 " is outside [-%" PRId64 ", %" PRId64 ") on axis %u", where, value,
+                      bound, bound, axis);
+}
+
+Status divisor_error(const int64_t* position, uint32_t rank) {
+    char where[SCATTER_MAX_RANK * 24];
+    format_position(position, rank, where, sizeof where);
     return make_error(SCATTER_ERROR_INVALID_ARGUMENT,
                       "updates%s = 0 divides an integer target: integer division by zero", where);
 }

@@ -25,4 +25,9 @@ Status check_divisors(const OpPlan& plan, TaskRunner& runner, const int64_t* tar
 // True when the plan needs check_divisors.
 bool needs_divisor_check(const OpPlan& plan);
 
+// The two failures both backends report, worded in one place: indices[position] = value is
+// outside [-bound, bound) on data axis `axis`; updates[position] = 0 divides an integer target.
+Status index_error(const int64_t* position, uint32_t rank, int64_t value, int64_t bound, uint32_t axis);
+Status divisor_error(const int64_t* position, uint32_t rank);
+
 }  // namespace scatter

@@ -1,4 +1,4 @@
-// plan_operation: every rule of SPEC §2–3 that does not need index or update values.
+// plan_operation: every rule of docs/semantics.md (operations, types, errors) that does not need index or update values.
 #include "core/checked_math.h"
 #include "core/context.h"
 #include "core/op_plan.h"

@@ -1,5 +1,7 @@
 #include "vulkan/vk_device.h"
 
+#include "vulkan/vk_loop_limit.h"
+
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
@@ -415,6 +417,7 @@ Status VulkanDevice::create(int32_t device_index, std::shared_ptr<OwnedInstance>
     self->timestamp_bits = chosen->timestamp_bits;
     self->timestamp_period_ns = p.limits.timestampPeriod;
     self->max_allocations = p.limits.maxMemoryAllocationCount;
+    self->loop_limit = shader_loop_limit(self->info);
     self->features = handles.enabled_features | (usable & SCATTER_FEATURE_SUBGROUPS);
     // Float controls are core in Vulkan 1.2: usable when the instance asked for 1.2 too.
     if (self->instance_->api_version >= VK_API_VERSION_1_2)
@@ -474,6 +477,7 @@ Status VulkanDevice::borrow(const BorrowedDevice& b, std::unique_ptr<VulkanDevic
     self->timestamp_bits = b.queue_family < families ? family_props[b.queue_family].timestampValidBits : 0;
     self->timestamp_period_ns = p.limits.timestampPeriod;
     self->max_allocations = p.limits.maxMemoryAllocationCount;
+    self->loop_limit = shader_loop_limit(self->info);
     uint64_t usable = entry->info.features & ~masked_features_from_environment();
     self->features = b.enabled_features & usable & kEnableableFeatures;
     self->features |= usable & SCATTER_FEATURE_SUBGROUPS;  // properties: nothing to enable

@@ -104,6 +104,7 @@ public:
     uint64_t offset_alignment = 256;  // minStorageBufferOffsetAlignment
     uint32_t timestamp_bits = 0;      // the queue's timestampValidBits; 0: no timestamps
     uint32_t max_allocations = 4096;  // maxMemoryAllocationCount
+    uint32_t loop_limit = 0;          // loop iterations per shader invocation, 0: none (vk_loop_limit.h)
     // Counts VkBuffers destroyed (ours, or application buffers unwrapped): a descriptor set
     // written before a destruction may name a handle value that now means another buffer.
     std::atomic<uint64_t> buffer_generation{0};

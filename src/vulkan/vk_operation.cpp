@@ -1,5 +1,7 @@
 #include "vulkan/vk_operation.h"
 
+#include "vulkan/vk_loop_limit.h"
+
 #include "core/index_check.h"
 #include "core/index_rules.h"
 #include "core/strided_walk.h"
@@ -117,6 +119,7 @@ void RecordedOperation::fill_parameters(int32_t* p) const {
     p[P_TOTAL_WORD] = int32_t(target_.total);
     p[P_IN_PLACE] = plan.in_place ? 1 : 0;
     p[P_FIRST_NAN_BASE] = int32_t(first_nan_at_);
+    p[P_HITS_LIMIT] = int32_t(hits_limit_);
     p[P_FLOAT_TEST] = ((device_.features & kFeatureSubnormals) ? 0 : SCATTER_FLOAT_TEST_FLUSH) |
                       ((device_.features & kFeatureFloatFastPath) ? 0 : SCATTER_FLOAT_TEST_SOFT);
     p[P_SLICE_OFFSET_BASE] = 0;
@@ -289,6 +292,7 @@ Status RecordedOperation::record(const OpPlan& plan, VkCommandBuffer cmd, bool a
     if (indices_.base_byte % 4 != 0)
         return make_error(SCATTER_ERROR_UNSUPPORTED, "on Vulkan, the buffer byte_offset of indices must be a multiple of 4");
     scratch_bytes_ = plan_scratch() * 4;
+    SCATTER_RETURN_IF_ERROR(check_loop_limit());
     SCATTER_RETURN_IF_ERROR(allocate(device_, scratch_bytes_, MemoryUse::Scratch, &scratch_.allocation));
     fill_parameters(reinterpret_cast<int32_t*>(arena + params_at_));
     SCATTER_RETURN_IF_ERROR(write_descriptors());
@@ -431,6 +435,20 @@ Status RecordedOperation::choose_pipelines(Passes* out) const {
     return Status();
 }
 
+Status RecordedOperation::check_loop_limit() {
+    hits_limit_ = 0;
+    const OpPlan& p = plan_;
+    if (device_.loop_limit == 0 || atomic_path_ || small_none() || p.no_updates()) return Status();
+    if (target_path_) {  // `none` takes one winner per key, no loop; reductions sort and fold
+        if (p.reduction != SCATTER_REDUCTION_NONE) hits_limit_ = loop_limited_items(p, device_.loop_limit, true);
+        return Status();
+    }
+    // Owner-computes: each column folds the whole axis (elements) or every slice (rows/nd).
+    const int64_t length = p.op == OpKind::Elements ? p.indices.shape[p.axis] : p.slices;
+    const uint32_t limit = loop_limited_items(p, device_.loop_limit, false);
+    return length > int64_t(limit) ? loop_limit_error(device_.info, uint64_t(length), limit) : Status();
+}
+
 bool RecordedOperation::small_none() const {
     const OpPlan& p = plan_;
     return target_path_ && p.op == OpKind::Elements && p.reduction == SCATTER_REDUCTION_NONE &&
@@ -532,7 +550,7 @@ void RecordedOperation::record_target_passes(VkCommandBuffer cmd, VkPipeline buc
     dispatch(cmd, scatter, SCATTER_MODE_APPLY_TARGETS, plan_.out.element_count, "apply_targets");
 }
 
-Status RecordedOperation::index_error() const {
+Status RecordedOperation::bad_index() const {
     const OpPlan& p = plan_;
     const uint32_t* status = reinterpret_cast<const uint32_t*>(arena_.allocation.mapped + status_at_);
     const TensorView& idx = p.indices;
@@ -550,31 +568,24 @@ Status RecordedOperation::index_error() const {
         SCATTER_RETURN_IF_ERROR(vulkan_buffer(idx.buffer).read(
             uint64_t(int64_t(idx.byte_offset) + walk.offset(0) * idx.element_size), bytes, idx.element_size));
     }
-    int64_t value = load_index(bytes, is_i64, 0);
-    uint32_t axis = p.op == OpKind::Nd ? uint32_t(walk.position(idx.rank - 1)) : uint32_t(p.axis);
-    int64_t bound = p.data.shape[axis];
-    char where[SCATTER_MAX_RANK * 24];
-    format_position(walk.position(), idx.rank, where, sizeof where);
-    return make_error(SCATTER_ERROR_INDEX_OUT_OF_RANGE, "indices%s = %" PRId64 " is outside [-%" PRId64 ", %" PRId64 ") on axis %u",
-                      where, value, bound, bound, axis);
+    const uint32_t axis = p.op == OpKind::Nd ? uint32_t(walk.position(idx.rank - 1)) : uint32_t(p.axis);
+    return index_error(walk.position(), idx.rank, load_index(bytes, is_i64, 0), p.data.shape[axis], axis);
 }
 
-Status RecordedOperation::divisor_error() const {
+Status RecordedOperation::zero_divisor() const {
     const uint32_t* status = reinterpret_cast<const uint32_t*>(arena_.allocation.mapped + status_at_);
     const TensorView& upd = plan_.updates;
     const int64_t* strides[] = {upd.strides};
     StridedWalk<1> walk(upd.rank, upd.shape, strides);
     walk.seek(int64_t(status[S_BAD_DIVISOR]));
-    char where[SCATTER_MAX_RANK * 24];
-    format_position(walk.position(), upd.rank, where, sizeof where);
-    return make_error(SCATTER_ERROR_INVALID_ARGUMENT, "updates%s = 0 divides an integer target: integer division by zero",
-                      where);
+    return divisor_error(walk.position(), upd.rank);
 }
 
 Status RecordedOperation::finish() {
     const uint32_t* status = reinterpret_cast<const uint32_t*>(arena_.allocation.mapped + status_at_);
-    if (status[S_BAD_INDEX] != SCATTER_STATUS_NONE) return index_error();
-    if (status[S_BAD_DIVISOR] != SCATTER_STATUS_NONE) return divisor_error();
+    if (status[S_BAD_INDEX] != SCATTER_STATUS_NONE) return bad_index();
+    if (status[S_BAD_DIVISOR] != SCATTER_STATUS_NONE) return zero_divisor();
+    if (status[S_LOOP_LIMIT] != SCATTER_STATUS_NONE) return loop_limit_error(device_.info, ~status[S_LOOP_LIMIT], hits_limit_);
     const TensorView& out = plan_.out;
     if (!out_on_host_ || out.empty()) return Status();
     const char* staged = arena_.allocation.mapped + out_staged_at_ - out.min_byte;  // element 0

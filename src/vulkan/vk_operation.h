@@ -24,6 +24,8 @@
 //   4. scatter  one invocation per column applies its updates in row-major order
 //   5. scatter  mean only: divide hit targets by their count
 // Later passes do nothing when pass 1 or 2 recorded a failure, so a failed call writes nothing.
+// On a driver that ends long loops (llvmpipe, vk_loop_limit.h) ALLOCATE also fails the call when
+// a key has more updates than its loops can fold; the owner path is refused on the host then.
 #pragma once
 
 #include "core/op_plan.h"
@@ -65,8 +67,9 @@ private:
     Status write_descriptors();
     // One pass of `count` invocations (`name` in profiles), then a compute barrier.
     void dispatch(VkCommandBuffer cmd, VkPipeline pipeline, uint32_t mode, int64_t count, const char* name);
-    Status index_error() const;
-    Status divisor_error() const;
+    // The failure the status words recorded, reported as the CPU backend does (core/index_check.h).
+    Status bad_index() const;
+    Status zero_divisor() const;
 
     VulkanDevice& device_;
     PipelineSet& pipelines_;
@@ -78,6 +81,9 @@ private:
     bool atomic_path_fits() const;
     // elements `none` that one workgroup does in one dispatch (scatter.comp SMALL_NONE).
     bool small_none() const;
+    // On a loop-limited driver (vk_loop_limit.h): sets hits_limit_ for the device's check on
+    // the target path, or refuses an owner-path plan whose columns are too long.
+    Status check_loop_limit();
     // max/min of a real float dtype: on the atomic path, NaN updates go to the first-NaN table.
     bool float_max_min() const;
     void record_target_passes(VkCommandBuffer cmd, VkPipeline buckets, VkPipeline scatter);
@@ -98,6 +104,7 @@ private:
     bool mirrored() const { return mirror_.allocation.buffer != VK_NULL_HANDLE; }
     bool target_path_ = false;
     bool atomic_path_ = false;
+    uint32_t hits_limit_ = 0;  // P_HITS_LIMIT: the most updates per key, 0 = unchecked
     struct TargetLayout {
         int64_t keys = 0, items = 0;
         uint64_t winner = 0, counts = 0, total = 0, start = 0, rank = 0, list = 0;

@@ -128,6 +128,19 @@ def test_options_reach_the_library(runner):
     np.testing.assert_array_equal(out, [[30.0, 2.0], [3.0, 4.0], [5.0, 40.0]])
 
 
+@pytest.mark.parametrize("alias,name", [("sum", "add"), ("prod", "mul"), ("multiply", "mul"),
+                                        ("amax", "max"), ("amin", "min")])
+def test_pytorch_and_onnx_reduction_names_are_aliases(runner, alias, name):
+    data = np.array([[1.0, 2.0], [3.0, 4.0]])
+    indices = np.array([[1, 0], [1, 0]])
+    updates = np.array([[5.0, -6.0], [7.0, 0.5]])
+    proc, by_alias = runner.run("elements", data, indices, updates, "--reduction", alias)
+    assert proc.returncode == 0, proc.stderr
+    proc, by_name = runner.run("elements", data, indices, updates, "--reduction", name)
+    assert proc.returncode == 0, proc.stderr
+    np.testing.assert_array_equal(by_alias, by_name)
+
+
 def test_rows_with_0d_indices_and_nd(runner):
     data = np.arange(6, dtype=np.int32).reshape(3, 2)
     proc, out = runner.run("rows", data, np.array(1), np.array([7, 8], np.int32), "--reduction", "sub")

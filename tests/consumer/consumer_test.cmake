@@ -23,7 +23,34 @@ file(MAKE_DIRECTORY "${WORK_DIR}")
 
 run_checked("cmake --install" "${CMAKE_COMMAND}" --install "${BUILD_DIR}" --prefix "${prefix}")
 
-# 1. CMake package.
+# 0. What the package ships beside the library: both headers, the licence, the changelog.
+foreach(file include/scatter/scatter.h include/scatter/scatter.hpp share/doc/scatter/LICENSE
+        share/doc/scatter/CHANGELOG.md)
+  if(NOT EXISTS "${prefix}/${file}")
+    message(FATAL_ERROR "the install prefix has no ${file}")
+  endif()
+endforeach()
+
+# 1. The installed program starts with no LD_LIBRARY_PATH: its RUNPATH ($ORIGIN/../lib) finds the
+# installed library, not the build tree's.
+if(HAVE_CLI)
+  find_program(READELF readelf)
+  if(READELF)
+    run_checked("readelf -d bin/scatter" "${READELF}" -d "${prefix}/bin/scatter")
+    if(NOT last_output MATCHES "\\[\\$ORIGIN/\\.\\./lib" OR last_output MATCHES "${BUILD_DIR}")
+      message(FATAL_ERROR "bin/scatter's run path is not \$ORIGIN/../lib alone:\n${last_output}")
+    endif()
+  endif()
+  run_checked("running the installed bin/scatter version" "${CMAKE_COMMAND}" -E env --unset=LD_LIBRARY_PATH
+    "${prefix}/bin/scatter" version)
+  string(STRIP "${last_output}" installed_version)
+  if(DEFINED EXPECTED_VERSION AND NOT installed_version STREQUAL EXPECTED_VERSION)
+    message(FATAL_ERROR "installed bin/scatter version printed '${installed_version}', expected ${EXPECTED_VERSION}")
+  endif()
+  message(STATUS "installed bin/scatter version: ${installed_version}")
+endif()
+
+# 2. CMake package.
 set(consumer_build "${WORK_DIR}/cmake-consumer")
 run_checked("configuring the CMake consumer" "${CMAKE_COMMAND}" -S "${PROJECT_DIR}"
   -B "${consumer_build}" "-DCMAKE_PREFIX_PATH=${prefix}" "-DCMAKE_C_COMPILER=${C_COMPILER}"
@@ -33,7 +60,7 @@ run_checked("building the CMake consumer" "${CMAKE_COMMAND}" --build "${consumer
 run_checked("running the CMake consumer" "${consumer_build}/consumer")
 message(STATUS "find_package: ${last_output}")
 
-# 2. pkg-config, from the prefix only.
+# 3. pkg-config, from the prefix only.
 file(GLOB_RECURSE pc_files "${prefix}/*/scatter.pc")
 list(LENGTH pc_files pc_count)
 if(NOT pc_count EQUAL 1)

@@ -3,6 +3,7 @@
 // only on success.
 #include "scatter_call.h"
 
+#include <cstdint>
 #include <cstdlib>
 
 namespace scatter_test {
@@ -67,6 +68,58 @@ TEST(ContextErrors, UnknownFlags) {
         desc.flags = flags;
         expect_create_fails(&desc, SCATTER_ERROR_INVALID_ARGUMENT, {"flags"});
     }
+}
+
+TEST(ContextErrors, DeviceIndexBelowMinusOne) {
+    for (int32_t index : {-2, -1000, INT32_MIN}) {
+        scatter_context_desc desc = SCATTER_CONTEXT_DESC_INIT;
+        desc.backend = SCATTER_BACKEND_VULKAN;
+        desc.device_index = index;
+        expect_create_fails(&desc, SCATTER_ERROR_INVALID_ARGUMENT, {"device_index"});
+    }
+}
+
+// scatter_context_create_vulkan checks its descriptor exactly as scatter_context_create does
+// (it used to accept unknown flag bits and device_index < -1), before touching any device.
+void expect_create_vulkan_fails(const scatter_context_desc& desc, const std::vector<std::string>& parts) {
+    scatter_vulkan_device_desc device{};
+    device.struct_size = sizeof device;
+    scatter_context context = untouched_context();
+    const scatter_status status = scatter_context_create_vulkan(&desc, &device, &context);
+    const std::string message = scatter_last_error_message();
+    EXPECT_STREQ(scatter_status_name(status), scatter_status_name(SCATTER_ERROR_INVALID_ARGUMENT)) << message;
+    if (status == SCATTER_OK) scatter_context_destroy(context);
+    else EXPECT_EQ(context, untouched_context()) << "out_context written on failure";
+    EXPECT_TRUE(is_one_sentence(message));
+    for (const std::string& part : parts)
+        EXPECT_NE(message.find(part), std::string::npos) << message << " lacks " << part;
+}
+
+TEST(ContextErrors, VulkanConstructorRefusesUnknownFlags) {
+    for (uint32_t flags : {0x8u, 0x100u, 0x80000000u}) {
+        scatter_context_desc desc = SCATTER_CONTEXT_DESC_INIT;
+        desc.backend = SCATTER_BACKEND_VULKAN;
+        desc.flags = flags;
+        expect_create_vulkan_fails(desc, {"flags"});
+    }
+}
+
+TEST(ContextErrors, VulkanConstructorRefusesDeviceIndexBelowMinusOne) {
+    for (int32_t index : {-2, INT32_MIN}) {
+        scatter_context_desc desc = SCATTER_CONTEXT_DESC_INIT;
+        desc.device_index = index;
+        expect_create_vulkan_fails(desc, {"device_index"});
+    }
+}
+
+TEST(ContextErrors, VulkanConstructorRefusesTheCpuBackendAndBadAllocators) {
+    scatter_context_desc desc = SCATTER_CONTEXT_DESC_INIT;
+    desc.backend = SCATTER_BACKEND_CPU;
+    expect_create_vulkan_fails(desc, {"backend"});
+    scatter_allocator allocator = {nullptr, nullptr, nullptr};
+    desc = SCATTER_CONTEXT_DESC_INIT;
+    desc.allocator = &allocator;
+    expect_create_vulkan_fails(desc, {"allocator"});
 }
 
 TEST(ContextErrors, AllocatorWithoutFunctions) {

@@ -20,6 +20,21 @@
 #include <thread>
 #include <vector>
 
+// Under AddressSanitizer every allocation and thread start costs several times more, and its
+// quarantine holds freed memory: cost ratios and resident-memory bounds are checked elsewhere.
+#if defined(__SANITIZE_ADDRESS__)
+#define SCATTER_TEST_ASAN 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define SCATTER_TEST_ASAN 1
+#endif
+#endif
+#ifdef SCATTER_TEST_ASAN
+constexpr bool kUnderAddressSanitizer = true;
+#else
+constexpr bool kUnderAddressSanitizer = false;
+#endif
+
 namespace vulkan_test {
 namespace {
 
@@ -460,8 +475,11 @@ TEST_F(SharedDevice, FiveHundredContextsCostLittleAfterTheFirst) {
     std::sort(later.begin(), later.end());
     const double median = later[later.size() / 2];
     // 5 % of the first creation, or (when an earlier test in this process created the device
-    // already, so the first was cheap too) under a millisecond.
-    EXPECT_TRUE(median <= 0.05 * first_us || median < 1000.0)
+    // already, so the first was cheap too) under a millisecond. Under AddressSanitizer (measured:
+    // 60 ms first, 4 ms after) the thread pool's start dominates both; the bound is loose there.
+    const double fraction = kUnderAddressSanitizer ? 0.25 : 0.05;
+    const double floor_us = kUnderAddressSanitizer ? 10000.0 : 1000.0;
+    EXPECT_TRUE(median <= fraction * first_us || median < floor_us)
         << "first context " << first_us << " us, median of the next 498 " << median << " us";
     // A context that left one thread or descriptor behind would add 498; a driver's worker
     // threads come and go on their own schedule.
@@ -597,7 +615,9 @@ TEST_F(SmallPath, LimitsPoliciesAndErrorsMatchTheCpu) {
                 EXPECT_EQ(message, cpu_message);
                 EXPECT_EQ(0, std::memcmp(got.data(), want.data(), n * sizeof(float)))
                     << shape.rows << "x" << shape.cols << " indices " << shape.index_rows << " policy " << policy;
-                if (s_gpu != SCATTER_OK) EXPECT_EQ(got, data) << "a failed call wrote out";
+                if (s_gpu != SCATTER_OK) {
+                    EXPECT_EQ(got, data) << "a failed call wrote out";
+                }
             }
         }
     }
@@ -692,17 +712,7 @@ namespace {
 
 // AddressSanitizer keeps freed memory in quarantine (256 MiB by default): resident memory grows
 // there without any leak, so the memory bounds apply to other builds (LeakSanitizer covers leaks).
-#if defined(__SANITIZE_ADDRESS__)
-constexpr bool kResidentMemoryMeaningful = false;
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer)
-constexpr bool kResidentMemoryMeaningful = false;
-#else
-constexpr bool kResidentMemoryMeaningful = true;
-#endif
-#else
-constexpr bool kResidentMemoryMeaningful = true;
-#endif
+constexpr bool kResidentMemoryMeaningful = !kUnderAddressSanitizer;
 
 long resident_kib() {
     long pages = 0, resident = 0;
@@ -730,8 +740,9 @@ void expect_flat(scatter_context ctx, int calls) {
     for (int first = tenth; first < calls - tenth; first += 500) block_us(first);
     for (int first = calls - tenth; first < calls; first += 500) late = std::min(late, block_us(first));
     EXPECT_LT(late, early * 1.5 + 2000.0) << "early block " << early << " us, late block " << late << " us";
-    if (kResidentMemoryMeaningful)
+    if (kResidentMemoryMeaningful) {
         EXPECT_LT(resident_kib() - kib_before, 16 * 1024) << "resident memory grew by KiB";
+    }
 }
 
 using LongRun = VulkanTest;
@@ -750,8 +761,9 @@ TEST_F(LongRun, ThousandContextsLeaveNothingBehind) {
         for (int i = 0; i < 1000; ++i) create_and_destroy_us(desc);
         EXPECT_LE(count_entries("/proc/self/fd"), fds + 4) << scatter_backend_name(backend);
         EXPECT_LE(count_entries("/proc/self/task"), threads + 4) << scatter_backend_name(backend);
-        if (kResidentMemoryMeaningful)
+        if (kResidentMemoryMeaningful) {
             EXPECT_LT(resident_kib() - kib, 16 * 1024) << scatter_backend_name(backend) << ": resident KiB grew";
+        }
     }
 }
 

@@ -54,6 +54,27 @@ namespace LibScatter
         private static ScatterContext shared;
         private static int versionChecked;
 
+        /// <summary>The reduction named `name`: none, add, sub, mul, div, max, min, mean, or the
+        /// PyTorch (sum, prod, amax, amin) and ONNX (multiply) names, aliases of add, mul, max,
+        /// min. Throws ArgumentException for any other name.</summary>
+        public static Reduction ParseReduction(string name)
+        {
+            switch (name)
+            {
+                case "none": return Reduction.None;
+                case "add": case "sum": return Reduction.Add;
+                case "sub": return Reduction.Sub;
+                case "mul": case "prod": case "multiply": return Reduction.Mul;
+                case "div": return Reduction.Div;
+                case "max": case "amax": return Reduction.Max;
+                case "min": case "amin": return Reduction.Min;
+                case "mean": return Reduction.Mean;
+                default:
+                    throw new ArgumentException("reduction \"" + name + "\" is not one of none, add, sub, mul, " +
+                                                "div, max, min, mean (or sum, prod, multiply, amax, amin)", "name");
+            }
+        }
+
         /// <summary>The loaded library's version string, e.g. "0.1.0".</summary>
         public static string LibraryVersion
         {

@@ -61,7 +61,7 @@ internal static class ScatterTests
         layoutProgram = args[0];
         var tests = new Action[] {
             NativeLayout, ReadmeExample, ElementsAxis1, RowsInPlace, NdAdd, AllReductions, DTypes, OpaqueStructs,
-            OutOfRangePolicies, Errors, Contexts, Concurrency, Vulkan,
+            OutOfRangePolicies, Errors, Contexts, Concurrency, Vulkan, ReductionNames,
         };
         foreach (Action test in tests)
         {
@@ -180,6 +180,25 @@ internal static class ScatterTests
     }
 
     // ONNX ScatterElements example 2: axis 1.
+    private static void ReductionNames()
+    {
+        Check(Scatter.ParseReduction("sum") == Reduction.Add, "sum is add");
+        Check(Scatter.ParseReduction("prod") == Reduction.Mul, "prod is mul");
+        Check(Scatter.ParseReduction("multiply") == Reduction.Mul, "multiply is mul");
+        Check(Scatter.ParseReduction("amax") == Reduction.Max, "amax is max");
+        Check(Scatter.ParseReduction("amin") == Reduction.Min, "amin is min");
+        Check(Scatter.ParseReduction("mean") == Reduction.Mean, "mean is mean");
+        try
+        {
+            Scatter.ParseReduction("xor");
+            Check(false, "xor parsed");
+        }
+        catch (ArgumentException e)
+        {
+            Check(e.Message.StartsWith("reduction \"xor\" is not one of none"), "xor message: " + e.Message);
+        }
+    }
+
     private static void ElementsAxis1()
     {
         double[] data = { 1, 2, 3, 4, 5 };

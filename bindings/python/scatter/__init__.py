@@ -9,7 +9,7 @@ from ._errors import (BackendUnavailableError, DeviceLostError, IndexOutOfRangeE
                       InternalError, InvalidArgumentError, OutOfMemoryError, ScatterError,
                       ShapeMismatchError, TypeMismatchError, UnsupportedError)
 from ._library import lib as _lib, library_path
-from ._ops import OUT_OF_RANGE, REDUCTIONS, elements, nd, rows
+from ._ops import OUT_OF_RANGE, REDUCTION_ALIASES, REDUCTIONS, elements, nd, rows
 
 __version__ = _lib.scatter_version_string().decode()
 library_version = __version__
@@ -18,5 +18,5 @@ __all__ = [
     "elements", "rows", "nd", "Context", "Buffer", "DeviceArray", "ScatterError", "InvalidArgumentError",
     "TypeMismatchError", "ShapeMismatchError", "IndexOutOfRangeError", "UnsupportedError",
     "OutOfMemoryError", "BackendUnavailableError", "DeviceLostError", "InternalError",
-    "REDUCTIONS", "OUT_OF_RANGE", "library_path", "library_version",
+    "REDUCTIONS", "REDUCTION_ALIASES", "OUT_OF_RANGE", "library_path", "library_version",
 ]

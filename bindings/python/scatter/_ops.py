@@ -9,16 +9,20 @@ from ._library import Options, lib
 from ._tensor import TensorView
 
 REDUCTIONS = {"none": 1, "add": 2, "sub": 3, "mul": 4, "div": 5, "max": 6, "min": 7, "mean": 8}
+# The names users bring from PyTorch (scatter_reduce: sum, prod, amax, amin) and ONNX (multiply).
+REDUCTION_ALIASES = {"sum": "add", "prod": "mul", "multiply": "mul", "amax": "max", "amin": "min"}
 OUT_OF_RANGE = {"error": 1, "skip": 2, "clamp": 3}
 _OPTION_EXCLUDE_SELF = 0x1
 
 
-def _choice(table, value, what):
+def _choice(table, value, what, aliases=None):
+    aliases = aliases or {}
     try:
-        return table[value]
-    except KeyError:
+        return table[aliases.get(value, value)]
+    except (KeyError, TypeError):
+        also = f" (or {', '.join(aliases)})" if aliases else ""
         raise InvalidArgumentError(
-            f"{what} {value!r} is not one of {', '.join(table)}") from None
+            f"{what} {value!r} is not one of {', '.join(table)}{also}") from None
 
 
 def _as_array(value, dtype=None):
@@ -39,7 +43,7 @@ def _run(c_function, data, indices, updates, axis, reduction, exclude_self, out_
             raise TypeMismatchError(f"{name} dtype {array.dtype} holds Python objects, which have no "
                                     f"bytes to scatter")
     options = Options(struct_size=ctypes.sizeof(Options), axis=c_integer(axis, "int32", "axis"),
-                      reduction=_choice(REDUCTIONS, reduction, "reduction"),
+                      reduction=_choice(REDUCTIONS, reduction, "reduction", REDUCTION_ALIASES),
                       out_of_range=_choice(OUT_OF_RANGE, out_of_range, "out_of_range"),
                       flags=_OPTION_EXCLUDE_SELF if exclude_self else 0)
     if context is None:

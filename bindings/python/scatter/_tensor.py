@@ -55,8 +55,8 @@ class TensorView:
         itemsize = dtype.itemsize
         if not array.flags.aligned or any(s % itemsize for s in array.strides):
             raise UnsupportedError(
-                f"{name} is not aligned to its element size {itemsize}; "
-                f"pass np.ascontiguousarray({name}) (a copy)")
+                f"{name} is not aligned to its element size {itemsize}; pass an aligned copy: "
+                f"{name}.copy() or np.require({name}, requirements='A')")
         code, element_size = scatter_dtype(dtype)
         rank = array.ndim
         self.array = array

@@ -69,7 +69,7 @@ def test_unsupported_pair():
 
 def test_unknown_option_strings_are_invalid_argument():
     with pytest.raises(scatter.InvalidArgumentError, match="reduction"):
-        scatter.elements(fresh(), [[0]], np.ones((1, 1), np.float32), reduction="sum")
+        scatter.elements(fresh(), [[0]], np.ones((1, 1), np.float32), reduction="xor")
     with pytest.raises(scatter.InvalidArgumentError, match="out_of_range"):
         scatter.elements(fresh(), [[0]], np.ones((1, 1), np.float32), out_of_range="wrap")
     with pytest.raises(scatter.InvalidArgumentError, match="backend"):

@@ -67,8 +67,13 @@ def test_unaligned_array_is_refused():
     raw = np.zeros(17, np.uint8)
     unaligned = np.frombuffer(raw.data, np.float32, count=3, offset=1)
     assert not unaligned.flags.aligned
-    with pytest.raises(scatter.UnsupportedError, match="aligned"):
+    with pytest.raises(scatter.UnsupportedError, match="aligned") as refused:
         scatter.elements(unaligned, [0], np.ones(1, np.float32))
+    # The advice in the message works (np.ascontiguousarray would return the same unaligned array).
+    assert "data.copy() or np.require(data, requirements='A')" in str(refused.value)
+    for fixed in (unaligned.copy(), np.require(unaligned, requirements="A")):
+        assert fixed.flags.aligned
+        np.testing.assert_array_equal(scatter.elements(fixed, [0], np.ones(1, np.float32)), [1, 0, 0])
 
 
 def test_mixed_byte_order_strings_are_a_type_mismatch():

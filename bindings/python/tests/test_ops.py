@@ -71,6 +71,20 @@ def test_against_reference(op, reduction, dtype, exclude_self):
     np.testing.assert_array_equal(data, before)  # data is only read without out=
 
 
+@pytest.mark.parametrize("alias,name", sorted(scatter.REDUCTION_ALIASES.items()))
+def test_pytorch_and_onnx_reduction_names_are_aliases(alias, name):
+    assert set(scatter.REDUCTION_ALIASES) == {"sum", "prod", "multiply", "amax", "amin"}
+    data = np.array([3.0, -1.0, 2.0])
+    indices, updates = [0, 0, 2], [2.0, -4.0, 0.5]
+    np.testing.assert_array_equal(scatter.elements(data, indices, updates, reduction=alias),
+                                  scatter.elements(data, indices, updates, reduction=name))
+
+
+def test_unknown_reduction_names_the_choices_and_aliases():
+    with pytest.raises(scatter.InvalidArgumentError, match=r"'xor' is not one of none, .* \(or sum, "):
+        scatter.elements(np.zeros(2), [0], [1.0], reduction="xor")
+
+
 def test_matches_numpy_add_at():
     rng = np.random.default_rng(1)
     data = rng.standard_normal(50)

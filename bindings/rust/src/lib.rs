@@ -41,6 +41,38 @@ pub enum Op { Elements, Rows, Nd }
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum Reduction { #[default] None = 1, Add, Sub, Mul, Div, Max, Min, Mean }
 
+/// The name is not a reduction ("xor").
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct UnknownReduction(pub String);
+
+impl std::fmt::Display for UnknownReduction {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "reduction {:?} is not one of none, add, sub, mul, div, max, min, mean \
+                   (or sum, prod, multiply, amax, amin)", self.0)
+    }
+}
+
+impl std::error::Error for UnknownReduction {}
+
+/// `"add".parse::<Reduction>()`; the PyTorch names (sum, prod, amax, amin) and ONNX's
+/// (multiply) are aliases of add, mul, max, min.
+impl std::str::FromStr for Reduction {
+    type Err = UnknownReduction;
+    fn from_str(name: &str) -> Result<Self, Self::Err> {
+        Ok(match name {
+            "none" => Reduction::None,
+            "add" | "sum" => Reduction::Add,
+            "sub" => Reduction::Sub,
+            "mul" | "prod" | "multiply" => Reduction::Mul,
+            "div" => Reduction::Div,
+            "max" | "amax" => Reduction::Max,
+            "min" | "amin" => Reduction::Min,
+            "mean" => Reduction::Mean,
+            _ => return Err(UnknownReduction(name.to_string())),
+        })
+    }
+}
+
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum OutOfRange { #[default] Error = 1, Skip, Clamp }
 

@@ -101,3 +101,14 @@ fn one_context_from_several_threads() {
         }
     });
 }
+
+#[test]
+fn reduction_names_and_pytorch_onnx_aliases_parse() {
+    let pairs = [("sum", Reduction::Add), ("prod", Reduction::Mul), ("multiply", Reduction::Mul),
+                 ("amax", Reduction::Max), ("amin", Reduction::Min), ("mean", Reduction::Mean)];
+    for (name, reduction) in pairs {
+        assert_eq!(name.parse::<Reduction>(), Ok(reduction));
+    }
+    let err = "xor".parse::<Reduction>().unwrap_err();
+    assert!(err.to_string().starts_with("reduction \"xor\" is not one of none, add"));
+}

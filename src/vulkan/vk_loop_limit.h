@@ -1,0 +1,27 @@
+// Drivers that end long shader loops. llvmpipe (lavapipe) counts the loop iterations of each
+// shader invocation and, once 65535 are spent in all loops together, leaves every loop: a long
+// fold or sort would stop halfway and give a wrong result without any error. On such a device a
+// call whose loops could run that long fails with UNSUPPORTED before anything is written: the
+// target-parallel path checks each key's update count on the device (buckets.comp, ALLOCATE,
+// status word S_LOOP_LIMIT), the owner-computes path its column length here on the host.
+#pragma once
+
+#include "core/op_plan.h"
+#include "core/status.h"
+
+#include <cstdint>
+
+namespace scatter {
+
+// The loop iterations one invocation may spend on the device `info` names, or 0 for no limit.
+uint32_t shader_loop_limit(const scatter_device_info& info);
+
+// The most updates one key (target-parallel: sorted, then folded) or one column (owner path:
+// folded in order) may take within `loop_limit` iterations, from a cost model the tests
+// check at every dtype, reduction and rank (LoopLimit.* in tests/vulkan).
+uint32_t loop_limited_items(const OpPlan& plan, uint32_t loop_limit, bool sorted);
+
+// UNSUPPORTED: `items` updates reach one target (or column), more than `limit`.
+Status loop_limit_error(const scatter_device_info& info, uint64_t items, uint32_t limit);
+
+}  // namespace scatter

@@ -1,0 +1,109 @@
+"""The version is set once, by project(VERSION) in CMakeLists.txt; everything else that states it
+must agree: the header's SCATTER_VERSION_* macros, the Python, Rust and C# manifests,
+CHANGELOG.md, the library's scatter_version()/scatter_version_string() and `scatter version`.
+Every manifest also names the MIT licence of LICENSE.
+
+    check_version.py --version X.Y.Z --source DIR --cli PATH --library PATH
+"""
+import argparse
+import ctypes
+import os
+import re
+import subprocess
+import sys
+
+failures = []
+
+
+def check(condition, what):
+    print(("ok     " if condition else "FAILED ") + what)
+    if not condition:
+        failures.append(what)
+
+
+def read(source, path):
+    with open(os.path.join(source, path), encoding="utf-8") as f:
+        return f.read()
+
+
+def first(pattern, text, what):
+    match = re.search(pattern, text, re.MULTILINE)
+    if match is None:
+        failures.append(f"{what}: no match for {pattern}")
+        return None
+    return match.group(1)
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    for name in ("--version", "--source", "--cli", "--library"):
+        parser.add_argument(name, required=True)
+    args = parser.parse_args()
+    version, source = args.version, args.source
+    major, minor, patch = (int(p) for p in version.split("."))
+
+    cmake = read(source, "CMakeLists.txt")
+    check(first(r"^project\(scatter VERSION ([0-9.]+)", cmake, "CMakeLists.txt") == version,
+          f"CMakeLists.txt project VERSION is {version}")
+
+    header = read(source, "include/scatter/scatter.h")
+    macros = tuple(int(first(rf"^#define SCATTER_VERSION_{part} ([0-9]+)", header, "scatter.h") or -1)
+                   for part in ("MAJOR", "MINOR", "PATCH"))
+    check(macros == (major, minor, patch), f"scatter.h SCATTER_VERSION_MAJOR/MINOR/PATCH {macros}")
+
+    pyproject = read(source, "bindings/python/pyproject.toml")
+    check(first(r'^version = "([^"]+)"', pyproject, "pyproject.toml") == version,
+          "bindings/python/pyproject.toml version")
+    check(re.search(r'^license = \{text = "MIT"\}', pyproject, re.MULTILINE) is not None,
+          "bindings/python/pyproject.toml names the MIT licence")
+
+    cargo = read(source, "bindings/rust/Cargo.toml")
+    check(first(r'^version = "([^"]+)"', cargo, "Cargo.toml") == version, "bindings/rust/Cargo.toml version")
+    check(re.search(r'^license = "MIT"', cargo, re.MULTILINE) is not None,
+          "bindings/rust/Cargo.toml names the MIT licence")
+    lock = read(source, "bindings/rust/Cargo.lock")
+    check(first(r'^name = "scatter"\nversion = "([^"]+)"', lock, "Cargo.lock") == version,
+          "bindings/rust/Cargo.lock version of scatter")
+
+    assembly = read(source, "bindings/csharp/src/AssemblyInfo.cs")
+    check(first(r'AssemblyVersion\("([^"]+)"\)', assembly, "AssemblyInfo.cs") == version,
+          "bindings/csharp AssemblyVersion")
+    check(first(r'AssemblyInformationalVersion\("([^"]+)"\)', assembly, "AssemblyInfo.cs") == version,
+          "bindings/csharp AssemblyInformationalVersion")
+    check("MIT License" in assembly, "bindings/csharp AssemblyCopyright names the MIT licence")
+    native = read(source, "bindings/csharp/src/Native.cs")
+    check(first(r"public const uint VersionMajor = ([0-9]+);", native, "Native.cs") == str(major),
+          "bindings/csharp Native.VersionMajor")
+    rust_lib = read(source, "bindings/rust/src/ffi.rs") + read(source, "bindings/rust/src/lib.rs")
+    rust_major = first(r"VERSION_MAJOR: u32 = ([0-9]+);", rust_lib, "rust ffi")
+    check(rust_major == str(major), "bindings/rust ffi::SCATTER_VERSION_MAJOR")
+
+    python_library = read(source, "bindings/python/scatter/_library.py")
+    check(first(r"^BINDING_MAJOR = ([0-9]+)", python_library, "_library.py") == str(major),
+          "bindings/python BINDING_MAJOR")
+
+    licence = read(source, "LICENSE")
+    check(licence.startswith("MIT License"), "LICENSE is the MIT licence")
+    changelog = read(source, "CHANGELOG.md")
+    check(re.search(rf"^## {re.escape(version)}\b", changelog, re.MULTILINE) is not None,
+          f"CHANGELOG.md has a section for {version}")
+
+    lib = ctypes.CDLL(args.library)
+    lib.scatter_version.restype = ctypes.c_uint32
+    lib.scatter_version_string.restype = ctypes.c_char_p
+    packed = lib.scatter_version()
+    check((packed >> 22, (packed >> 12) & 0x3FF, packed & 0xFFF) == (major, minor, patch),
+          f"scatter_version() = {packed:#x}")
+    check(lib.scatter_version_string().decode() == version, "scatter_version_string()")
+
+    printed = subprocess.run([args.cli, "version"], capture_output=True, text=True, check=True).stdout.strip()
+    check(printed == version, f"`scatter version` prints {printed!r}")
+
+    if failures:
+        print(f"{len(failures)} version checks failed against CMakeLists.txt's {version}")
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
