@@ -3,9 +3,7 @@
 #include "api/auto_backend.h"
 
 #include "cpu/cpu_backend.h"
-#if SCATTER_HAVE_VULKAN
-#include "vulkan/vulkan_backend.h"
-#endif
+#include "vulkan/vulkan_entry.h"
 
 #include <cstdio>
 #include <cstdlib>
@@ -15,7 +13,6 @@
 namespace scatter {
 namespace {
 
-#if SCATTER_HAVE_VULKAN
 // AUTO uses a Vulkan device only when it is a real GPU: a CPU-type device (lavapipe) never beats
 // the CPU backend. Test switch: SCATTER_TEST_AUTO_CPU_DEVICES=1 counts CPU-type devices too, so
 // that per-call routing is tested on lavapipe.
@@ -28,7 +25,6 @@ bool gpu_present() {
         if (any_type || (d.type != SCATTER_DEVICE_TYPE_CPU && d.type != SCATTER_DEVICE_TYPE_OTHER)) return true;
     return false;
 }
-#endif
 
 }  // namespace
 
@@ -37,17 +33,11 @@ Status create_backend(const scatter_context_desc& desc, ContextConfig& config,
     switch (desc.backend) {
         case SCATTER_BACKEND_CPU: *out = make_cpu_backend(config); return Status();
         case SCATTER_BACKEND_VULKAN:
-#if SCATTER_HAVE_VULKAN
-            return make_vulkan_backend(desc, config, out);
-#else
-            return make_error(SCATTER_ERROR_BACKEND_UNAVAILABLE,
-                              "this build of libscatter has no Vulkan backend (SCATTER_ENABLE_VULKAN=OFF)");
-#endif
+            return make_vulkan_backend_on_shared_device(vulkan_device_request(desc), config, out);
         case SCATTER_BACKEND_AUTO: {
-#if SCATTER_HAVE_VULKAN
             if (gpu_present()) {
                 std::unique_ptr<Backend> vulkan_backend;
-                Status vulkan = make_vulkan_backend(desc, config, &vulkan_backend);
+                Status vulkan = make_vulkan_backend_on_shared_device(vulkan_device_request(desc), config, &vulkan_backend);
                 if (vulkan.ok()) {
                     config.log_message(SCATTER_LOG_INFO,
                                        "backend AUTO uses Vulkan and the CPU: a GPU is present; each call on host "
@@ -60,11 +50,9 @@ Status create_backend(const scatter_context_desc& desc, ContextConfig& config,
                 config.log_message(SCATTER_LOG_WARNING, why.c_str());
             } else {
                 config.log_message(SCATTER_LOG_INFO, "backend AUTO chose the CPU: no Vulkan GPU (CPU-type Vulkan "
-                                                     "devices such as lavapipe are never chosen)");
+                                                     "devices such as lavapipe are never chosen; a build without "
+                                                     "Vulkan lists no device)");
             }
-#else
-            config.log_message(SCATTER_LOG_INFO, "backend AUTO chose the CPU: this build has no Vulkan backend");
-#endif
             *out = make_cpu_backend(config);
             return Status();
         }
@@ -88,9 +76,7 @@ Status list_devices(std::vector<scatter_device_info>* out) {
                    SCATTER_FEATURE_STORAGE16;
     cpu.max_buffer_range = UINT64_MAX;
     out->push_back(cpu);
-#if SCATTER_HAVE_VULKAN
     SCATTER_RETURN_IF_ERROR(list_vulkan_devices(out));
-#endif
     return Status();
 }
 

@@ -64,21 +64,4 @@ Status VulkanBatch::wait() {
     return result_;
 }
 
-Status record_into(VulkanBackend& backend, VkCommandBuffer cmd, const OpPlan& plan,
-                   std::unique_ptr<RecordedOperation>* out) {
-    auto operation = std::make_unique<RecordedOperation>(backend.device(), backend.pipelines());
-    SCATTER_RETURN_IF_ERROR(operation->record(plan, cmd, /*allow_host_out=*/false));
-    *out = std::move(operation);
-    return Status();
-}
-
-Status make_vulkan_backend_for(const scatter_context_desc& desc, ContextConfig& config, const BorrowedDevice* borrowed,
-                               const void* cache, size_t cache_size, std::unique_ptr<Backend>* out) {
-    std::shared_ptr<DeviceBundle> bundle;
-    if (borrowed != nullptr) SCATTER_RETURN_IF_ERROR(borrowed_device(*borrowed, cache, cache_size, &bundle));
-    else SCATTER_RETURN_IF_ERROR(shared_device(desc, config, cache, cache_size, &bundle));
-    *out = std::make_unique<VulkanBackend>(std::move(bundle), config);
-    return Status();
-}
-
 }  // namespace scatter

@@ -58,10 +58,10 @@ Status shared_instance(bool validation, const ContextConfig* log_to, std::shared
     return instance_locked(r, validation, log_to, out);
 }
 
-Status shared_device(const scatter_context_desc& desc, const ContextConfig& config, const void* cache,
-                     size_t cache_size, std::shared_ptr<DeviceBundle>* out) {
-    const bool validation = (desc.flags & SCATTER_CONTEXT_FLAG_VALIDATION) != 0;
-    const DeviceKey key{validation, desc.device_index, masked_features_from_environment()};
+Status shared_device(const VulkanDeviceRequest& request, const ContextConfig& config,
+                     std::shared_ptr<DeviceBundle>* out) {
+    const bool validation = request.validation;
+    const DeviceKey key{validation, request.device_index, masked_features_from_environment()};
     Registry& r = registry();
     // Held while creating: two contexts created at once get one device, not two.
     std::lock_guard<std::mutex> lock(r.mutex);
@@ -74,9 +74,10 @@ Status shared_device(const scatter_context_desc& desc, const ContextConfig& conf
     std::shared_ptr<OwnedInstance> instance;
     SCATTER_RETURN_IF_ERROR(instance_locked(r, validation, &config, &instance));
     std::unique_ptr<VulkanDevice> device;
-    SCATTER_RETURN_IF_ERROR(VulkanDevice::create(desc.device_index, std::move(instance), &device));
+    SCATTER_RETURN_IF_ERROR(VulkanDevice::create(request.device_index, std::move(instance), &device));
     std::shared_ptr<DeviceBundle> bundle;
-    SCATTER_RETURN_IF_ERROR(make_bundle(std::move(device), cache, cache_size, &bundle));
+    SCATTER_RETURN_IF_ERROR(
+        make_bundle(std::move(device), request.pipeline_cache, request.pipeline_cache_size, &bundle));
     r.devices.emplace_back(key, bundle);
     *out = std::move(bundle);
     return Status();

@@ -9,6 +9,7 @@
 
 #include "vulkan/vk_device.h"
 #include "vulkan/vk_pipelines.h"
+#include "vulkan/vulkan_entry.h"
 
 #include <memory>
 
@@ -28,11 +29,11 @@ struct DeviceBundle {
 // validation layer when the instance is created now.
 Status shared_instance(bool validation, const ContextConfig* log_to, std::shared_ptr<OwnedInstance>* out);
 
-// The process's device for desc.device_index (-1: the best one), desc's validation flag and the
-// feature switches in the environment, created on first use (with `cache` as its initial
-// pipeline cache). Thread-safe.
-Status shared_device(const scatter_context_desc& desc, const ContextConfig& config, const void* cache,
-                     size_t cache_size, std::shared_ptr<DeviceBundle>* out);
+// The process's device for the request's device index (-1: the best one) and validation setting
+// and the feature switches in the environment, created on first use (with the request's
+// pipeline cache as its initial one). Thread-safe.
+Status shared_device(const VulkanDeviceRequest& request, const ContextConfig& config,
+                     std::shared_ptr<DeviceBundle>* out);
 
 // A bundle on an application's device (interop): not shared, destroyed with its context.
 Status borrowed_device(const BorrowedDevice& borrowed, const void* cache, size_t cache_size,

@@ -1,7 +1,5 @@
 #include "vulkan/vulkan_backend.h"
 
-#include "vulkan/vk_backend_impl.h"
-
 #include "core/op_plan.h"
 #include "core/profile.h"
 
@@ -84,22 +82,6 @@ VulkanBackend* vulkan_backend_of(scatter_context_t* context) {
     if (context == nullptr || context->backend == nullptr) return nullptr;
     Backend* owner = context->backend->buffer_owner();
     return owner->kind() == SCATTER_BACKEND_VULKAN ? static_cast<VulkanBackend*>(owner) : nullptr;
-}
-
-Status make_vulkan_backend(const scatter_context_desc& desc, ContextConfig& config, std::unique_ptr<Backend>* out) {
-    std::shared_ptr<DeviceBundle> bundle;
-    SCATTER_RETURN_IF_ERROR(shared_device(desc, config, nullptr, 0, &bundle));
-    *out = std::make_unique<VulkanBackend>(std::move(bundle), config);
-    return Status();
-}
-
-Status list_vulkan_devices(std::vector<scatter_device_info>* out) {
-    std::shared_ptr<OwnedInstance> instance;
-    if (!shared_instance(false, nullptr, &instance).ok()) return Status();  // no Vulkan: nothing to list
-    std::vector<PhysicalDeviceEntry> devices;
-    if (!enumerate_devices(instance->fns, instance->instance, &devices).ok()) return Status();
-    for (const PhysicalDeviceEntry& d : devices) out->push_back(d.info);
-    return Status();
 }
 
 }  // namespace scatter

@@ -1,21 +1,39 @@
-// The Vulkan backend: how the API layer creates it and lists Vulkan devices.
+// VulkanBackend: a context's device, pipelines and the execution of operations and batches.
 #pragma once
 
-#include "core/backend.h"
-#include "core/context.h"
-
-#include <scatter/scatter.h>
+#include "vulkan/vk_device.h"
+#include "vulkan/vk_operation.h"
+#include "vulkan/vk_pipelines.h"
+#include "vulkan/vk_shared_device.h"
 
 #include <memory>
 #include <vector>
 
 namespace scatter {
 
-// Creates a backend on its own instance and device (desc.device_index, or the best type).
-// BACKEND_UNAVAILABLE with the reason when there is no loader, driver or suitable device.
-Status make_vulkan_backend(const scatter_context_desc& desc, ContextConfig& config, std::unique_ptr<Backend>* out);
+class VulkanBackend final : public Backend {
+public:
+    // Runs on `bundle` (shared with other contexts unless borrowed); `config` hears its
+    // validation messages while the backend lives.
+    VulkanBackend(std::shared_ptr<DeviceBundle> bundle, ContextConfig& config);
+    ~VulkanBackend() override;
 
-// Appends every Vulkan device; with no Vulkan at all appends nothing and returns OK.
-Status list_vulkan_devices(std::vector<scatter_device_info>* out);
+    scatter_backend kind() const override { return SCATTER_BACKEND_VULKAN; }
+    Status create_buffer(uint64_t size, std::unique_ptr<Buffer>* out) override;
+    Status execute(const OpPlan& plan) override;
+    Status execute_profiled(const OpPlan& plan, OperationProfile& profile);
+
+    VulkanDevice& device() { return *device_; }
+    PipelineSet& pipelines() { return pipelines_; }
+
+private:
+    std::shared_ptr<DeviceBundle> bundle_;
+    VulkanDevice* device_;    // bundle_'s
+    PipelineSet& pipelines_;  // bundle_'s
+    ContextConfig& config_;
+};
+
+// The backend of a context when it is a Vulkan one, else nullptr.
+VulkanBackend* vulkan_backend_of(scatter_context_t* context);
 
 }  // namespace scatter

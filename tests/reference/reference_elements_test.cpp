@@ -110,8 +110,9 @@ TEST(ReferenceElements, ArithmeticNaNIsCanonicalCopiedNaNIsKept) {
         auto from_payload = elements_f32({{1}, {payload_nan}}, {{1}, {0}}, {{1}, {1}}, o);
         EXPECT_EQ(bits(from_payload.out[0]), 0x7fc00000u) << r;
         auto from_invalid = elements_f32({{1}, {INFINITY}}, {{1}, {0}}, {{1}, {INFINITY}}, o);
-        if (r != SCATTER_REDUCTION_ADD && r != SCATTER_REDUCTION_MUL && r != SCATTER_REDUCTION_MEAN)
+        if (r != SCATTER_REDUCTION_ADD && r != SCATTER_REDUCTION_MUL && r != SCATTER_REDUCTION_MEAN) {
             EXPECT_EQ(bits(from_invalid.out[0]), 0x7fc00000u) << r;  // inf - inf, inf / inf
+        }
     }
     for (scatter_reduction r : {SCATTER_REDUCTION_NONE, SCATTER_REDUCTION_MAX}) {
         o.reduction = r;
