@@ -169,42 +169,6 @@ Status vk_error(VkResult result, const char* what) {
     return make_error(code, "%s failed with %s (%d)", what, result_name(result), int(result));
 }
 
-uint64_t masked_features_from_environment() {
-    const char* env = std::getenv("SCATTER_VULKAN_DISABLE_FEATURES");
-    if (env == nullptr) return 0;
-    uint64_t mask = 0;
-    std::string list(env);
-    size_t begin = 0;
-    while (begin <= list.size()) {
-        size_t end = list.find(',', begin);
-        if (end == std::string::npos) end = list.size();
-        std::string name = list.substr(begin, end - begin);
-        if (name == "int64") mask |= SCATTER_FEATURE_INT64 | SCATTER_FEATURE_INT64_ATOMICS;
-        else if (name == "float64") mask |= SCATTER_FEATURE_FLOAT64;
-        else if (name == "host_visible") mask |= kFeatureHostVisibleBuffers;
-        else if (name == "target_path") mask |= kFeatureTargetPath;
-        else if (name == "atomic_path") mask |= kFeatureAtomicPath;
-        else if (name == "one_window") mask |= kFeatureOneWindow;
-        else if (name == "int64_atomics") mask |= SCATTER_FEATURE_INT64_ATOMICS;
-        else if (name == "storage8") mask |= SCATTER_FEATURE_STORAGE8;
-        else if (name == "storage16") mask |= SCATTER_FEATURE_STORAGE16;
-        else if (name == "float_atomics") mask |= SCATTER_FEATURE_FLOAT32_ATOMIC_ADD | SCATTER_FEATURE_FLOAT32_ATOMIC_MINMAX;
-        else if (name == "subgroups") mask |= SCATTER_FEATURE_SUBGROUPS;
-        else if (name == "denorm_preserve") mask |= SCATTER_FEATURE_DENORM_PRESERVE32 | SCATTER_FEATURE_DENORM_PRESERVE64;
-        else if (name == "subnormals")
-            mask |= kFeatureSubnormals | SCATTER_FEATURE_DENORM_PRESERVE32 | SCATTER_FEATURE_DENORM_PRESERVE64;
-        else if (name == "float_fast_path") mask |= kFeatureFloatFastPath;
-        begin = end + 1;
-    }
-    return mask;
-}
-
-uint64_t internal_features_from_environment() {
-    return (kFeatureHostVisibleBuffers | kFeatureTargetPath | kFeatureAtomicPath | kFeatureSubnormals |
-            kFeatureFloatFastPath | kFeatureOneWindow) &
-           ~masked_features_from_environment();
-}
-
 OwnedInstance::~OwnedInstance() {
     if (messenger != VK_NULL_HANDLE && fns.vkDestroyDebugUtilsMessengerEXT != nullptr)
         fns.vkDestroyDebugUtilsMessengerEXT(instance, messenger, nullptr);
@@ -349,7 +313,8 @@ Status VulkanDevice::create(int32_t device_index, std::shared_ptr<OwnedInstance>
             return make_error(SCATTER_ERROR_BACKEND_UNAVAILABLE, "no Vulkan device supports Vulkan 1.1 with a compute queue");
     }
 
-    uint64_t usable = chosen->info.features & ~masked_features_from_environment();
+    const DeviceSwitches switches = switches_from_environment();
+    uint64_t usable = chosen->info.features & ~switches.hidden_features;
     VkPhysicalDeviceFeatures enable{};
     enable.shaderInt64 = (usable & SCATTER_FEATURE_INT64) ? VK_TRUE : VK_FALSE;
     enable.shaderFloat64 = (usable & SCATTER_FEATURE_FLOAT64) ? VK_TRUE : VK_FALSE;
@@ -422,7 +387,7 @@ Status VulkanDevice::create(int32_t device_index, std::shared_ptr<OwnedInstance>
     // Float controls are core in Vulkan 1.2: usable when the instance asked for 1.2 too.
     if (self->instance_->api_version >= VK_API_VERSION_1_2)
         self->features |= usable & (SCATTER_FEATURE_DENORM_PRESERVE32 | SCATTER_FEATURE_DENORM_PRESERVE64);
-    self->features |= internal_features_from_environment();
+    self->algorithms = switches.algorithms;
     *out = std::move(self);
     return Status();
 }
@@ -478,10 +443,11 @@ Status VulkanDevice::borrow(const BorrowedDevice& b, std::unique_ptr<VulkanDevic
     self->timestamp_period_ns = p.limits.timestampPeriod;
     self->max_allocations = p.limits.maxMemoryAllocationCount;
     self->loop_limit = shader_loop_limit(self->info);
-    uint64_t usable = entry->info.features & ~masked_features_from_environment();
+    const DeviceSwitches switches = switches_from_environment();
+    uint64_t usable = entry->info.features & ~switches.hidden_features;
     self->features = b.enabled_features & usable & kEnableableFeatures;
     self->features |= usable & SCATTER_FEATURE_SUBGROUPS;  // properties: nothing to enable
-    self->features |= internal_features_from_environment();
+    self->algorithms = switches.algorithms;
     *out = std::move(self);
     return Status();
 }

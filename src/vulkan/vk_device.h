@@ -4,6 +4,7 @@
 
 #include "core/context.h"
 #include "vulkan/vk_functions.h"
+#include "vulkan/vk_switches.h"
 #include "vulkan/vk_transient.h"
 
 #include <scatter/scatter.h>
@@ -16,26 +17,11 @@
 
 namespace scatter {
 
-// Test switch: SCATTER_VULKAN_DISABLE_FEATURES="int64,float64,int64_atomics,storage8,storage16,
-// float_atomics,subgroups,host_visible,target_path,atomic_path,one_window,denorm_preserve" hides
-// device features (and algorithms) from contexts so the fallback paths run on a device (lavapipe)
-// that has them all. "subnormals" makes the float
-// shaders act as on a device that flushes subnormals (denorm_preserve hidden too);
-// "float_fast_path" makes f32 mul always take its integer path (shaders/exact_arith.glsl).
-constexpr uint64_t kFeatureHostVisibleBuffers = 1ull << 63;  // internal: buffers the CPU can map
-constexpr uint64_t kFeatureTargetPath = 1ull << 62;  // internal: the target-parallel algorithm
-constexpr uint64_t kFeatureSubnormals = 1ull << 61;  // internal: no flush-to-zero emulation
-constexpr uint64_t kFeatureFloatFastPath = 1ull << 60;  // internal: f32 mul may trust the hardware
-constexpr uint64_t kFeatureAtomicPath = 1ull << 59;  // internal: the atomic path (atomic.comp)
-constexpr uint64_t kFeatureOneWindow = 1ull << 58;  // internal: pipelines specialized for one window
 // The SCATTER_FEATURE_* bits that take enabling at device creation (a borrowed device declares
 // them in scatter_vulkan_device_desc.enabled_features).
 constexpr uint64_t kEnableableFeatures = SCATTER_FEATURE_INT64 | SCATTER_FEATURE_FLOAT64 |
                                          SCATTER_FEATURE_INT64_ATOMICS | SCATTER_FEATURE_STORAGE8 |
                                          SCATTER_FEATURE_STORAGE16 | SCATTER_FEATURE_FLOAT32_ATOMIC_ADD;
-// The internal bits a context starts with, less those the test switch hides.
-uint64_t internal_features_from_environment();
-uint64_t masked_features_from_environment();
 
 // One physical device as scatter_devices reports it.
 struct PhysicalDeviceEntry {
@@ -99,7 +85,8 @@ public:
     VkPhysicalDevice physical = VK_NULL_HANDLE;
     VkQueue queue = VK_NULL_HANDLE;
     uint32_t queue_family = 0;
-    uint64_t features = 0;  // SCATTER_FEATURE_* usable by shaders (+ kFeatureHostVisibleBuffers)
+    uint64_t features = 0;            // SCATTER_FEATURE_* the shaders may use
+    AlgorithmSwitches algorithms;     // all on unless a test turned some off (vk_switches.h)
     uint64_t window_bytes = 0;        // bytes per storage-buffer window (a power of two)
     uint64_t offset_alignment = 256;  // minStorageBufferOffsetAlignment
     uint32_t timestamp_bits = 0;      // the queue's timestampValidBits; 0: no timestamps

@@ -37,7 +37,7 @@ Status allocate(VulkanDevice& device, uint64_t size, MemoryUse use, Allocation* 
         type = device.find_memory_type(requirements.memoryTypeBits, VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT, 0);
         if (type < 0) type = device.find_memory_type(requirements.memoryTypeBits, 0, 0);
     } else {
-        if (device.features & kFeatureHostVisibleBuffers)
+        if (device.algorithms.host_visible_buffers)
             type = device.find_memory_type(requirements.memoryTypeBits, VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT | host, 0);
         // Device-local only (or any memory at all): reads and writes go through staging copies.
         if (type < 0) type = device.find_memory_type(requirements.memoryTypeBits, VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT, 0);
@@ -57,7 +57,7 @@ Status allocate(VulkanDevice& device, uint64_t size, MemoryUse use, Allocation* 
     bool visible = (a.flags & VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT) != 0;
     // With host-visible buffers masked, storage memory is used as if the CPU could not map it.
     bool map = visible && use != MemoryUse::Scratch &&
-               (use == MemoryUse::Staging || (device.features & kFeatureHostVisibleBuffers));
+               (use == MemoryUse::Staging || device.algorithms.host_visible_buffers);
     if (r == VK_SUCCESS && map) {
         void* p = nullptr;
         r = device.vk.vkMapMemory(device.device, a.memory, 0, VK_WHOLE_SIZE, 0, &p);

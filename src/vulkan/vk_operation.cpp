@@ -120,8 +120,8 @@ void RecordedOperation::fill_parameters(int32_t* p) const {
     p[P_IN_PLACE] = plan.in_place ? 1 : 0;
     p[P_FIRST_NAN_BASE] = int32_t(first_nan_at_);
     p[P_HITS_LIMIT] = int32_t(hits_limit_);
-    p[P_FLOAT_TEST] = ((device_.features & kFeatureSubnormals) ? 0 : SCATTER_FLOAT_TEST_FLUSH) |
-                      ((device_.features & kFeatureFloatFastPath) ? 0 : SCATTER_FLOAT_TEST_SOFT);
+    p[P_FLOAT_TEST] = (device_.algorithms.keep_subnormals ? 0 : SCATTER_FLOAT_TEST_FLUSH) |
+                      (device_.algorithms.float_fast_path ? 0 : SCATTER_FLOAT_TEST_SOFT);
     p[P_SLICE_OFFSET_BASE] = 0;
     p[P_SLICE_ROW_BASE] = int32_t(plan.slices);
     p[P_SLICE_UPDATE_BASE] = int32_t(2 * plan.slices);
@@ -265,7 +265,7 @@ Status RecordedOperation::record(const OpPlan& plan, VkCommandBuffer cmd, bool a
     SCATTER_RETURN_IF_ERROR(allocate(device_, cursor, MemoryUse::Staging, &arena_.allocation));
     // (With host-visible buffers masked, the test switch, the mirror is used on any device.)
     const bool arena_device_local = (arena_.allocation.flags & VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT) &&
-                                    (device_.features & kFeatureHostVisibleBuffers);
+                                    device_.algorithms.host_visible_buffers;
     if (staged_end_ > staged_begin_ && !arena_device_local)
         SCATTER_RETURN_IF_ERROR(allocate(device_, staged_end_ - staged_begin_, MemoryUse::Scratch, &mirror_.allocation));
 
@@ -421,7 +421,7 @@ Status RecordedOperation::choose_pipelines(Passes* out) const {
     // Every binding within its first window (the usual case: windows are up to 512 MiB): the
     // pipelines specialized for that, with no window switch in the accessors.
     const uint64_t window = device_.window_bytes;
-    bool one_window = (features & kFeatureOneWindow) && scratch_bytes_ <= window;
+    bool one_window = device_.algorithms.one_window && scratch_bytes_ <= window;
     for (const Binding* b : {&out_, &data_, &indices_, &updates_}) one_window = one_window && b->end <= window;
     SCATTER_RETURN_IF_ERROR(pipelines_.get("index", one_window, &out->index));
     SCATTER_RETURN_IF_ERROR(pipelines_.get(raw_small ? "copy_ss" : "copy", one_window, &out->copy));
@@ -464,7 +464,7 @@ bool RecordedOperation::float_max_min() const {
 bool RecordedOperation::atomic_path_fits() const {
     const OpPlan& p = plan_;
     const scatter_reduction r = p.reduction;
-    if (!(device_.features & kFeatureAtomicPath) || p.no_updates()) return false;
+    if (!device_.algorithms.atomic_path || p.no_updates()) return false;
     if (r == SCATTER_REDUCTION_NONE || r == SCATTER_REDUCTION_MEAN) return false;  // mean needs counts
     const scatter_dtype t = p.data.dtype();
     if (t == SCATTER_DTYPE_C128 || t == SCATTER_DTYPE_OPAQUE) return false;  // no 16-byte atomics
@@ -524,7 +524,7 @@ uint64_t RecordedOperation::plan_scratch() {
     const uint32_t piece = std::min<uint32_t>(p.out.element_size, 4);
     const bool data_aligned = none || p.in_place || data_.base_byte % piece == 0;
     const uint64_t windows_words = device_.window_bytes * SCATTER_WINDOWS / 4;
-    target_path_ = (device_.features & kFeatureTargetPath) && !p.no_updates() && data_aligned && cursor <= windows_words && cursor <= uint64_t(INT32_MAX);
+    target_path_ = device_.algorithms.target_path && !p.no_updates() && data_aligned && cursor <= windows_words && cursor <= uint64_t(INT32_MAX);
     if (target_path_) {
         target_ = t;
         return cursor;

@@ -9,9 +9,9 @@ namespace {
 struct DeviceKey {
     bool validation;
     int32_t device_index;
-    uint64_t masked_features;
+    DeviceSwitches switches;
     bool operator==(const DeviceKey& o) const {
-        return validation == o.validation && device_index == o.device_index && masked_features == o.masked_features;
+        return validation == o.validation && device_index == o.device_index && switches == o.switches;
     }
 };
 
@@ -61,7 +61,7 @@ Status shared_instance(bool validation, const ContextConfig* log_to, std::shared
 Status shared_device(const VulkanDeviceRequest& request, const ContextConfig& config,
                      std::shared_ptr<DeviceBundle>* out) {
     const bool validation = request.validation;
-    const DeviceKey key{validation, request.device_index, masked_features_from_environment()};
+    const DeviceKey key{validation, request.device_index, switches_from_environment()};
     Registry& r = registry();
     // Held while creating: two contexts created at once get one device, not two.
     std::lock_guard<std::mutex> lock(r.mutex);

@@ -1,0 +1,44 @@
+#include "vulkan/vk_switches.h"
+
+#include <scatter/scatter.h>
+
+#include <cstdlib>
+#include <string>
+
+namespace scatter {
+
+DeviceSwitches switches_from_environment() {
+    DeviceSwitches s;
+    const char* env = std::getenv("SCATTER_VULKAN_DISABLE_FEATURES");
+    if (env == nullptr) return s;
+    const std::string list(env);
+    uint64_t& hide = s.hidden_features;
+    AlgorithmSwitches& a = s.algorithms;
+    size_t begin = 0;
+    while (begin <= list.size()) {
+        size_t end = list.find(',', begin);
+        if (end == std::string::npos) end = list.size();
+        const std::string name = list.substr(begin, end - begin);
+        if (name == "int64") hide |= SCATTER_FEATURE_INT64 | SCATTER_FEATURE_INT64_ATOMICS;
+        else if (name == "float64") hide |= SCATTER_FEATURE_FLOAT64;
+        else if (name == "int64_atomics") hide |= SCATTER_FEATURE_INT64_ATOMICS;
+        else if (name == "storage8") hide |= SCATTER_FEATURE_STORAGE8;
+        else if (name == "storage16") hide |= SCATTER_FEATURE_STORAGE16;
+        else if (name == "float_atomics") hide |= SCATTER_FEATURE_FLOAT32_ATOMIC_ADD | SCATTER_FEATURE_FLOAT32_ATOMIC_MINMAX;
+        else if (name == "subgroups") hide |= SCATTER_FEATURE_SUBGROUPS;
+        else if (name == "denorm_preserve") hide |= SCATTER_FEATURE_DENORM_PRESERVE32 | SCATTER_FEATURE_DENORM_PRESERVE64;
+        else if (name == "host_visible") a.host_visible_buffers = false;
+        else if (name == "target_path") a.target_path = false;
+        else if (name == "atomic_path") a.atomic_path = false;
+        else if (name == "one_window") a.one_window = false;
+        else if (name == "float_fast_path") a.float_fast_path = false;
+        else if (name == "subnormals") {
+            a.keep_subnormals = false;
+            hide |= SCATTER_FEATURE_DENORM_PRESERVE32 | SCATTER_FEATURE_DENORM_PRESERVE64;
+        }
+        begin = end + 1;
+    }
+    return s;
+}
+
+}  // namespace scatter

@@ -1,0 +1,43 @@
+// Which device features and algorithms a device's operations use. In production everything the
+// device offers; the test switch SCATTER_VULKAN_DISABLE_FEATURES hides some, so that fallback
+// paths run (and are tested) on a device such as lavapipe that has them all:
+//   int64, float64, int64_atomics, storage8, storage16, float_atomics, subgroups, denorm_preserve
+//     hide those SCATTER_FEATURE_* bits;
+//   host_visible, target_path, atomic_path, one_window, float_fast_path turn off the algorithm of
+//     that name (AlgorithmSwitches below);
+//   subnormals makes the float shaders act as on a device that flushes subnormals (and hides
+//     denorm_preserve).
+// Unknown names are ignored. The one place the variable is read is switches_from_environment().
+#pragma once
+
+#include <cstdint>
+
+namespace scatter {
+
+struct AlgorithmSwitches {
+    bool host_visible_buffers = true;  // buffers the CPU maps directly where memory allows
+    bool target_path = true;           // the target-parallel algorithm (sort by target)
+    bool atomic_path = true;           // order-free reductions through atomics (atomic.comp)
+    bool one_window = true;            // pipelines specialized for tensors within one window
+    bool keep_subnormals = true;       // float shaders trust the hardware to keep subnormals
+    bool float_fast_path = true;       // f32 mul may use the hardware multiply where exact
+
+    bool operator==(const AlgorithmSwitches& o) const {
+        return host_visible_buffers == o.host_visible_buffers && target_path == o.target_path &&
+               atomic_path == o.atomic_path && one_window == o.one_window && keep_subnormals == o.keep_subnormals &&
+               float_fast_path == o.float_fast_path;
+    }
+};
+
+struct DeviceSwitches {
+    uint64_t hidden_features = 0;  // SCATTER_FEATURE_* the device must not use
+    AlgorithmSwitches algorithms;
+
+    bool operator==(const DeviceSwitches& o) const {
+        return hidden_features == o.hidden_features && algorithms == o.algorithms;
+    }
+};
+
+DeviceSwitches switches_from_environment();
+
+}  // namespace scatter
