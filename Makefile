@@ -31,7 +31,7 @@ build: deps
 
 demo: deps-build
 	cmake -S . -B $(BUILD_DEMO) -DCMAKE_BUILD_TYPE=$(DEMO_BUILD_TYPE) -DSCATTER_BUILD_TESTS=OFF -DSCATTER_BUILD_TOOLS=OFF \
-	  -DSCATTER_BUILD_BENCHMARKS=OFF -DSCATTER_BUILD_EXAMPLES=ON $(CMAKE_FLAGS)
+	  -DSCATTER_BUILD_EXAMPLES=ON $(CMAKE_FLAGS)
 	cmake --build $(BUILD_DEMO) -j $(JOBS) --target scatter_demo
 	$(BUILD_DEMO)/examples/scatter_demo
 
@@ -41,7 +41,7 @@ test: build
 	cd $(BUILD) && SCATTER_TEST_REQUIRE_VULKAN=1 SCATTER_TEST_REQUIRE_CSHARP=1 ctest --output-on-failure -j $(JOBS)
 
 sanitize: deps
-	cmake -S . -B $(BUILD_ASAN) -DCMAKE_BUILD_TYPE=RelWithDebInfo -DSCATTER_SANITIZE=ON -DSCATTER_BUILD_BENCHMARKS=OFF $(CMAKE_FLAGS)
+	cmake -S . -B $(BUILD_ASAN) -DCMAKE_BUILD_TYPE=RelWithDebInfo -DSCATTER_SANITIZE=ON $(CMAKE_FLAGS)
 	cmake --build $(BUILD_ASAN) -j $(JOBS)
 	cd $(BUILD_ASAN) && SCATTER_TEST_REQUIRE_VULKAN=1 ASAN_OPTIONS=detect_leaks=1 LSAN_OPTIONS=suppressions=$(CURDIR)/tests/lsan.supp \
 	  UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
@@ -51,7 +51,7 @@ sanitize: deps
 # and context tests, the differential suite at 1, 2 and 7 threads and through a parallel_for
 # callback, one Vulkan context used from several threads, batches and interop.
 tsan: deps
-	cmake -S . -B $(BUILD_TSAN) -DCMAKE_BUILD_TYPE=RelWithDebInfo -DSCATTER_SANITIZE_THREAD=ON -DSCATTER_BUILD_BENCHMARKS=OFF \
+	cmake -S . -B $(BUILD_TSAN) -DCMAKE_BUILD_TYPE=RelWithDebInfo -DSCATTER_SANITIZE_THREAD=ON \
 	  -DCMAKE_GTEST_DISCOVER_TESTS_DISCOVERY_MODE=PRE_TEST $(CMAKE_FLAGS)
 	cmake --build $(BUILD_TSAN) -j $(JOBS) --target scatter_unit_tests scatter_diff_test scatter_vulkan_tests
 	cd $(BUILD_TSAN)/tests && export TSAN_OPTIONS=halt_on_error=1:second_deadlock_stack=1:suppressions=$(CURDIR)/tests/tsan.supp && \
@@ -66,7 +66,7 @@ tsan: deps
 # corpus and fuzzes for FUZZ_SECONDS (scripts/fuzz.sh; docs/testing.md: how to run it for hours).
 fuzz: deps
 	CC=clang CXX=clang++ cmake -S . -B $(BUILD_FUZZ) -DCMAKE_BUILD_TYPE=RelWithDebInfo -DSCATTER_SANITIZE=ON \
-	  -DSCATTER_BUILD_FUZZERS=ON -DSCATTER_BUILD_SHARED=OFF -DSCATTER_BUILD_BENCHMARKS=OFF \
+	  -DSCATTER_BUILD_FUZZERS=ON -DSCATTER_BUILD_SHARED=OFF \
 	  "-DCMAKE_C_FLAGS=-fsanitize=fuzzer-no-link -fno-sanitize-recover=all" \
 	  "-DCMAKE_CXX_FLAGS=-fsanitize=fuzzer-no-link -fno-sanitize-recover=all" $(CMAKE_FLAGS)
 	cmake --build $(BUILD_FUZZ) -j $(JOBS) --target fuzz_api fuzz_npy scatter_unit_tests scatter_diff_test

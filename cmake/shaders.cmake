@@ -20,7 +20,8 @@ set(SCATTER_SCATTER_VARIANTS
   raw:0 f16:1 bf16:2 f32:3 f64:4 i8:5 i16:6 i32:7 i64:8 u8:9 u16:10 u32:11 u64:12
   bool:13 c64:14 c128:15)
 
-# scatter_compile_shader(<out-var> NAME <name> SOURCE <file.comp> [DEFINES -D...])
+# scatter_compile_shader(<out-var> NAME <name> SOURCE <file.comp> [DEFINES -D...]): glslang once
+# to <name>.spv (validated), then the module embedded as the array scatter_spirv_<name> in <name>.h.
 function(scatter_compile_shader out_var)
   cmake_parse_arguments(ARG "" "NAME;SOURCE" "DEFINES" ${ARGN})
   set(dir ${CMAKE_CURRENT_BINARY_DIR}/shaders)
@@ -31,18 +32,21 @@ function(scatter_compile_shader out_var)
     set(validate COMMAND ${SCATTER_SPIRV_VAL} --target-env vulkan1.1 ${spv})
   endif()
   add_custom_command(
-    OUTPUT ${header}
+    OUTPUT ${spv}
     COMMAND ${CMAKE_COMMAND} -E make_directory ${dir}
+    # The depfile names the OUTPUT (the module), so included files rebuild it when they change.
     COMMAND ${SCATTER_GLSLANG} --target-env vulkan1.1 -I${SCATTER_SHADER_DIR} ${ARG_DEFINES}
-            -o ${spv} ${SCATTER_SHADER_DIR}/${ARG_SOURCE} > ${dir}/${ARG_NAME}.log
+            --depfile ${dir}/${ARG_NAME}.d -o ${spv} ${SCATTER_SHADER_DIR}/${ARG_SOURCE} > ${dir}/${ARG_NAME}.log
     ${validate}
-    # The depfile names the OUTPUT (the header), so included files rebuild it when they change.
-    COMMAND ${SCATTER_GLSLANG} --target-env vulkan1.1 -I${SCATTER_SHADER_DIR} ${ARG_DEFINES}
-            --depfile ${dir}/${ARG_NAME}.d --vn scatter_spirv_${ARG_NAME} -o ${header}
-            ${SCATTER_SHADER_DIR}/${ARG_SOURCE} > ${dir}/${ARG_NAME}.log
     DEPENDS ${SCATTER_SHADER_DIR}/${ARG_SOURCE}
     DEPFILE ${dir}/${ARG_NAME}.d
     COMMENT "GLSL -> SPIR-V ${ARG_NAME}"
+    VERBATIM)
+  add_custom_command(
+    OUTPUT ${header}
+    COMMAND ${CMAKE_COMMAND} -DSPV=${spv} -DHEADER=${header} -DNAME=scatter_spirv_${ARG_NAME}
+            -P ${PROJECT_SOURCE_DIR}/cmake/embed_spirv.cmake
+    DEPENDS ${spv} ${PROJECT_SOURCE_DIR}/cmake/embed_spirv.cmake
     VERBATIM)
   set(${out_var} ${${out_var}} ${header} PARENT_SCOPE)
 endfunction()

@@ -21,7 +21,6 @@ bash scripts/stage-host-headers.sh "$stage"
 start=$(date +%s)
 cmake -S . -B "$build" -DCMAKE_BUILD_TYPE=Release \
   -DCMAKE_TOOLCHAIN_FILE="$PWD/cmake/toolchain-aarch64-linux-gnu.cmake" \
-  -DSCATTER_BUILD_BENCHMARKS=OFF \
   -DVulkanHeaders_DIR="$stage/cmake" -DCLI11_DIR="$stage/cmake" -Dnlohmann_json_DIR="$stage/cmake" \
   -DSCATTER_VOLK_INCLUDE_DIR="$stage/include"
 cmake --build "$build" -j "$jobs"

@@ -30,7 +30,7 @@ bash scripts/stage-host-headers.sh "$stage"
 start=$(date +%s)
 cmake -S . -B "$build" -DCMAKE_BUILD_TYPE=Release \
   -DCMAKE_TOOLCHAIN_FILE="$PWD/cmake/toolchain-x86_64-w64-mingw32.cmake" \
-  -DSCATTER_BUILD_TOOLS=OFF -DSCATTER_BUILD_BENCHMARKS=OFF \
+  -DSCATTER_BUILD_TOOLS=OFF \
   -DVulkanHeaders_DIR="$stage/cmake" -DCLI11_DIR="$stage/cmake" -Dnlohmann_json_DIR="$stage/cmake" \
   -DSCATTER_VOLK_INCLUDE_DIR="$stage/include" \
   -DCMAKE_GTEST_DISCOVER_TESTS_DISCOVERY_MODE=PRE_TEST

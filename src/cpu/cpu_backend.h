@@ -11,8 +11,7 @@ namespace scatter {
 
 std::unique_ptr<Backend> make_cpu_backend(ContextConfig& config);
 
-// Runs a validated plan whose tensors are all in host memory (used by the CPU backend, and by
-// other backends for work too small to pay for a device).
+// Runs a validated plan whose tensors are all in host memory (the CPU backend's execute).
 Status execute_on_cpu(const OpPlan& plan, ContextConfig& config);
 
 }  // namespace scatter

@@ -1,11 +1,11 @@
-// TYPE_MISMATCH and UNSUPPORTED: dtype agreement, index dtypes, and SPEC §2's table of which
+// TYPE_MISMATCH and UNSUPPORTED: dtype agreement, index dtypes, and docs/semantics.md's table of which
 // reductions each dtype allows (checked both ways: refused pairs fail, allowed pairs run).
 #include "scatter_call.h"
 
 namespace scatter_test {
 namespace {
 
-// SPEC §2: float and integer dtypes: all; complex: none/add/sub/mul/div/mean;
+// docs/semantics.md: float and integer dtypes: all; complex: none/add/sub/mul/div/mean;
 // bool: none/add/mul; opaque: none.
 bool reduction_allowed(scatter_dtype dtype, scatter_reduction r) {
     switch (dtype) {

@@ -100,7 +100,7 @@ void perturb_shape(ByteSource& in, std::vector<int64_t>& shape) {
     }
 }
 
-// Row-major shapes that fit the op's rules (the SPEC's shape table), bent now and then.
+// Row-major shapes that fit the op's rules (docs/semantics.md, "Shapes and memory"), bent now and then.
 void decode_shapes(ByteSource& in, ApiCase& c) {
     const uint32_t rank = in.one_in(32) ? in.below(SCATTER_MAX_RANK + 2) : 1 + in.below(4);
     for (uint32_t d = 0; d < rank; ++d) c.data.shape.push_back(dim(in));

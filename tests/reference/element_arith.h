@@ -1,4 +1,4 @@
-// One reduction step `t op u` per element type, exactly as SPEC §2 and docs/semantics.md define
+// One reduction step `t op u` per element type, exactly as docs/semantics.md defines
 // it. Each element type is a small struct with the storage layout of its dtype; the functions
 // here are overloaded on it, so the scatter loop in scatter_reference.cpp is written once.
 #ifndef SCATTER_TESTS_REFERENCE_ELEMENT_ARITH_H

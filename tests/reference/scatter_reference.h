@@ -1,5 +1,5 @@
 // The oracle: a naive, obviously-correct implementation of the three scatter operations of
-// SPEC §2, written independently of src/. It walks every update in row-major order and applies
+// docs/semantics.md, written independently of src/. It walks every update in row-major order and applies
 // `t = t op u` to its target, one element at a time. Speed is not a goal; clarity is.
 //
 // It takes the same descriptors as the library (host pointers only) and returns the status the

@@ -1,4 +1,4 @@
-// Checks the arguments of one operation the way SPEC §2-3 describe, before anything is read
+// Checks the arguments of one operation the way docs/semantics.md and docs/api.md describe, before anything is read
 // from the tensors' memory, and produces the views the scatter loop works on.
 #ifndef SCATTER_TESTS_REFERENCE_VALIDATE_H
 #define SCATTER_TESTS_REFERENCE_VALIDATE_H
