@@ -47,6 +47,6 @@ echo "cross-mingw: configure + build took $((built - start)) s"
 cd "$build"
 # wine's vulkan-1.dll needs its X11 driver to reach the host's Vulkan (lavapipe), so the tests run
 # with a virtual X server; the others do not need it but do not mind.
-export VK_DRIVER_FILES=/usr/share/vulkan/icd.d/lvp_icd.x86_64.json
+export VK_DRIVER_FILES=$(sed -n 's/^SCATTER_LAVAPIPE_ICD:FILEPATH=//p' CMakeCache.txt)  # tests/CMakeLists.txt
 xvfb-run -a ctest --output-on-failure -j "$jobs" --timeout 900 -L 'header|bindings|unit|reference|vulkan_smoke'
 echo "cross-mingw: tests under wine took $(( $(date +%s) - built )) s"

@@ -8,7 +8,8 @@ set -euo pipefail
 build=$(cd "$1" && pwd)
 seconds=${2:-120}
 source_dir=$(cd "$(dirname "$0")/.." && pwd)
-lavapipe=/usr/share/vulkan/icd.d/lvp_icd.x86_64.json
+lavapipe=$(sed -n 's/^SCATTER_LAVAPIPE_ICD:FILEPATH=//p' "$build/CMakeCache.txt")  # tests/CMakeLists.txt
+[ -n "$lavapipe" ] || { echo "fuzz.sh: SCATTER_LAVAPIPE_ICD is not in $build/CMakeCache.txt" >&2; exit 1; }
 
 export ASAN_OPTIONS=detect_leaks=1:allocator_may_return_null=1
 export LSAN_OPTIONS=suppressions=$source_dir/tests/lsan.supp
