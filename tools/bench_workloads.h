@@ -1,7 +1,6 @@
 // The standard workloads W1-W8 (docs/cli.md): their definitions, read from the table
 // benchmarks/workloads.json (embedded at build time), and their inputs, generated from a fixed seed.
-#ifndef SCATTER_TOOLS_BENCH_WORKLOADS_H
-#define SCATTER_TOOLS_BENCH_WORKLOADS_H
+#pragma once
 
 #include "commands.h"
 
@@ -36,5 +35,3 @@ const std::vector<Workload>& standard_workloads();
 
 // Generates the inputs of `workload` from RNG seed 0.
 WorkloadInputs generate_inputs(const Workload& workload);
-
-#endif  // SCATTER_TOOLS_BENCH_WORKLOADS_H

@@ -1,7 +1,6 @@
 // The error every command reports: a libscatter status and a one-sentence message. main()
 // prints it as "error: STATUS_NAME: message" and exits with 1.
-#ifndef SCATTER_TOOLS_CLI_ERROR_H
-#define SCATTER_TOOLS_CLI_ERROR_H
+#pragma once
 
 #include <scatter/scatter.h>
 
@@ -22,5 +21,3 @@ private:
 inline void check_status(scatter_status status) {
     if (status != SCATTER_OK) throw CliError(status, scatter_last_error_message());
 }
-
-#endif  // SCATTER_TOOLS_CLI_ERROR_H

@@ -1,7 +1,6 @@
 // The subcommands of the `scatter` program. Each returns the process exit code and throws
 // CliError for a runtime error.
-#ifndef SCATTER_TOOLS_COMMANDS_H
-#define SCATTER_TOOLS_COMMANDS_H
+#pragma once
 
 #include "context.h"
 
@@ -31,5 +30,3 @@ int run_command(const RunOptions& options);
 int devices_command(bool json);
 int version_command();
 int bench_command(const BenchOptions& options);
-
-#endif  // SCATTER_TOOLS_COMMANDS_H

@@ -1,6 +1,5 @@
 // Creating a libscatter context from the command line's backend, device and thread options.
-#ifndef SCATTER_TOOLS_CONTEXT_H
-#define SCATTER_TOOLS_CONTEXT_H
+#pragma once
 
 #include <scatter/scatter.h>
 
@@ -21,5 +20,3 @@ using ContextHandle = std::unique_ptr<scatter_context_t, ContextDeleter>;
 
 // Creates the context or throws CliError with the library's status and message.
 ContextHandle make_context(const ContextSettings& settings);
-
-#endif  // SCATTER_TOOLS_CONTEXT_H

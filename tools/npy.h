@@ -6,8 +6,7 @@
 // and raw void ('V<n>') become SCATTER_DTYPE_OPAQUE elements and keep their descr for writing.
 //
 // Malformed input never crashes: every failure is an NpyError with a one-sentence message.
-#ifndef SCATTER_TOOLS_NPY_H
-#define SCATTER_TOOLS_NPY_H
+#pragma once
 
 #include <scatter/scatter.h>
 
@@ -98,5 +97,3 @@ std::string encode_header(const NpyDtype& dtype, const std::vector<int64_t>& sha
 std::vector<uint8_t> encode(const NpyArray& array);
 
 }  // namespace npy
-
-#endif  // SCATTER_TOOLS_NPY_H

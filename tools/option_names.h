@@ -1,6 +1,5 @@
 // Command-line spellings of the library's enums, shared by option parsing and the workload table.
-#ifndef SCATTER_TOOLS_OPTION_NAMES_H
-#define SCATTER_TOOLS_OPTION_NAMES_H
+#pragma once
 
 #include "commands.h"
 
@@ -34,5 +33,3 @@ inline const std::map<std::string, scatter_out_of_range>& out_of_range_names() {
         {"clamp", SCATTER_OUT_OF_RANGE_CLAMP}};
     return names;
 }
-
-#endif  // SCATTER_TOOLS_OPTION_NAMES_H

@@ -1,6 +1,5 @@
 // Writing a result file all at once or not at all.
-#ifndef SCATTER_TOOLS_OUTPUT_FILE_H
-#define SCATTER_TOOLS_OUTPUT_FILE_H
+#pragma once
 
 #include <cstddef>
 #include <string>
@@ -19,5 +18,3 @@ struct FilePart {
 // written in place, which cannot be atomic. Failures throw a CliError with
 // SCATTER_ERROR_INVALID_ARGUMENT naming the problem.
 void write_file_atomically(const std::string& path, const std::vector<FilePart>& parts);
-
-#endif  // SCATTER_TOOLS_OUTPUT_FILE_H

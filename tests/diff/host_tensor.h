@@ -2,8 +2,7 @@
 // strides in elements, offset of element 0) that may be non-contiguous, reversed or broadcast.
 // The whole backing store is compared after a call, so bytes between strided elements must stay
 // untouched too.
-#ifndef SCATTER_TESTS_DIFF_HOST_TENSOR_H
-#define SCATTER_TESTS_DIFF_HOST_TENSOR_H
+#pragma once
 
 #include <scatter/scatter.h>
 
@@ -79,5 +78,3 @@ std::string describe_shape(const Shape& shape);
 size_t dtype_size(scatter_dtype dtype);
 
 }  // namespace scatter_diff
-
-#endif

@@ -2,8 +2,7 @@
 // both index dtypes, every out-of-range policy, ranks 1-8 with dimensions that hit remainders
 // (1, 13, 127, 255/256/257) and zero sizes, duplicates, negative and out-of-range indices,
 // strided/reversed/broadcast views, in-place calls and exclude_self.
-#ifndef SCATTER_TESTS_DIFF_RANDOM_CASE_H
-#define SCATTER_TESTS_DIFF_RANDOM_CASE_H
+#pragma once
 
 #include <cstdint>
 
@@ -21,5 +20,3 @@ ScatterCase random_case(uint64_t seed, const RandomLimits& limits);
 bool reduction_legal(scatter_dtype dtype, scatter_reduction reduction);
 
 }  // namespace scatter_diff
-
-#endif

@@ -7,8 +7,7 @@
 //
 // Values not given explicitly are random (seeded by .values()); the updates' shape is derived
 // from the op's rule when not given.
-#ifndef SCATTER_TESTS_DIFF_SCATTER_CASE_H
-#define SCATTER_TESTS_DIFF_SCATTER_CASE_H
+#pragma once
 
 #include <scatter/scatter.h>
 
@@ -107,5 +106,3 @@ private:
 const char* dtype_label(scatter_dtype dtype);
 
 }  // namespace scatter_diff
-
-#endif

@@ -1,8 +1,7 @@
 // Filling HostTensors: explicit values (written as doubles, converted to the dtype), random
 // values per dtype (with NaN, infinities, signed zeros, subnormals when asked), and random
 // indices (hot targets for duplicates, negative and out-of-range ones).
-#ifndef SCATTER_TESTS_DIFF_TENSOR_VALUES_H
-#define SCATTER_TESTS_DIFF_TENSOR_VALUES_H
+#pragma once
 
 #include <cstdint>
 #include <functional>
@@ -44,5 +43,3 @@ void fill_random_indices(HostTensor& indices, const std::function<int64_t(const 
                          const IndexProfile& profile, Rng& rng);
 
 }  // namespace scatter_diff
-
-#endif

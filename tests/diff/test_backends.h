@@ -1,8 +1,7 @@
 // The library configurations every case runs on: the CPU backend with 1, 2 and 7 threads and
 // with a host job-system callback, and the Vulkan backend when present. Contexts are created
 // once per process and shared by all cases.
-#ifndef SCATTER_TESTS_DIFF_TEST_BACKENDS_H
-#define SCATTER_TESTS_DIFF_TEST_BACKENDS_H
+#pragma once
 
 #include <scatter/scatter.h>
 
@@ -31,5 +30,3 @@ bool vulkan_allowed_by_environment();
 void destroy_backends();
 
 }  // namespace scatter_diff
-
-#endif

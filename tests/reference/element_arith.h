@@ -1,8 +1,7 @@
 // One reduction step `t op u` per element type, exactly as docs/semantics.md defines
 // it. Each element type is a small struct with the storage layout of its dtype; the functions
 // here are overloaded on it, so the scatter loop in scatter_reference.cpp is written once.
-#ifndef SCATTER_TESTS_REFERENCE_ELEMENT_ARITH_H
-#define SCATTER_TESTS_REFERENCE_ELEMENT_ARITH_H
+#pragma once
 
 #include <scatter/scatter.h>
 
@@ -215,5 +214,3 @@ template <class F> Complex<F> divide_by_count(Complex<F> sum, int64_t count) {
 }
 
 }  // namespace scatter_reference
-
-#endif

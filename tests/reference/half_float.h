@@ -1,8 +1,7 @@
 // IEEE binary16 and bfloat16 <-> binary32, written out bit by bit so the oracle depends on no
 // compiler or CPU support. Narrowing rounds to nearest, ties to even; a NaN stays a NaN with its
 // sign and the top bits of its payload, made quiet.
-#ifndef SCATTER_TESTS_REFERENCE_HALF_FLOAT_H
-#define SCATTER_TESTS_REFERENCE_HALF_FLOAT_H
+#pragma once
 
 #include <cstdint>
 
@@ -14,5 +13,3 @@ float bf16_to_f32(uint16_t b);
 uint16_t f32_to_bf16(float f);
 
 }  // namespace scatter_reference
-
-#endif

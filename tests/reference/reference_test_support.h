@@ -1,6 +1,5 @@
 // Helpers for the oracle's own tests: run one operation on small contiguous vectors.
-#ifndef SCATTER_TESTS_REFERENCE_REFERENCE_TEST_SUPPORT_H
-#define SCATTER_TESTS_REFERENCE_REFERENCE_TEST_SUPPORT_H
+#pragma once
 
 #include <cstdint>
 #include <type_traits>
@@ -58,5 +57,3 @@ RefOutcome<T> run_ref(Op op, scatter_dtype dtype, Values<T> data, Values<I> indi
 }
 
 }  // namespace scatter_reference
-
-#endif

@@ -5,8 +5,7 @@
 // It takes the same descriptors as the library (host pointers only) and returns the status the
 // library must return, so differential tests can compare both the result and the status.
 // Like the library it never writes `out` when it fails.
-#ifndef SCATTER_TESTS_REFERENCE_SCATTER_REFERENCE_H
-#define SCATTER_TESTS_REFERENCE_SCATTER_REFERENCE_H
+#pragma once
 
 #include <scatter/scatter.h>
 
@@ -23,5 +22,3 @@ scatter_status run(Op op, const scatter_tensor* data, const scatter_tensor* indi
                    const scatter_tensor* out);
 
 }  // namespace scatter_reference
-
-#endif

@@ -1,7 +1,6 @@
 // A checked view of one scatter_tensor: its shape, its strides in elements (filled in for
 // contiguous tensors) and element addressing. Plus row-major iteration over a shape.
-#ifndef SCATTER_TESTS_REFERENCE_STRIDED_TENSOR_H
-#define SCATTER_TESTS_REFERENCE_STRIDED_TENSOR_H
+#pragma once
 
 #include <scatter/scatter.h>
 
@@ -52,5 +51,3 @@ template <class Visit> void for_each_coordinate(const Shape& shape, Visit&& visi
 int64_t linear_position(const Shape& shape, const int64_t* coords);
 
 }  // namespace scatter_reference
-
-#endif

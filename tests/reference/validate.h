@@ -1,7 +1,6 @@
 // Checks the arguments of one operation the way docs/semantics.md and docs/api.md describe, before anything is read
 // from the tensors' memory, and produces the views the scatter loop works on.
-#ifndef SCATTER_TESTS_REFERENCE_VALIDATE_H
-#define SCATTER_TESTS_REFERENCE_VALIDATE_H
+#pragma once
 
 #include "scatter_reference.h"
 #include "strided_tensor.h"
@@ -24,5 +23,3 @@ scatter_status validate_call(Op op, const scatter_tensor* data, const scatter_te
 bool reduction_supported(scatter_dtype dtype, scatter_reduction reduction);
 
 }  // namespace scatter_reference
-
-#endif
