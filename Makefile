@@ -53,12 +53,14 @@ sanitize: deps
 tsan: deps
 	cmake -S . -B $(BUILD_TSAN) -DCMAKE_BUILD_TYPE=RelWithDebInfo -DSCATTER_SANITIZE_THREAD=ON \
 	  -DCMAKE_GTEST_DISCOVER_TESTS_DISCOVERY_MODE=PRE_TEST $(CMAKE_FLAGS)
-	cmake --build $(BUILD_TSAN) -j $(JOBS) --target scatter_unit_tests scatter_diff_test scatter_vulkan_tests
+	cmake --build $(BUILD_TSAN) -j $(JOBS) --target scatter_unit_tests scatter_diff_random_cpu \
+	  scatter_vulkan_interop scatter_vulkan_atomics scatter_vulkan_basics scatter_vulkan_long_run
 	cd $(BUILD_TSAN)/tests && export TSAN_OPTIONS=halt_on_error=1:second_deadlock_stack=1:suppressions=$(CURDIR)/tests/tsan.supp && \
 	  ./unit/scatter_unit_tests && \
-	  SCATTER_TEST_BACKENDS=cpu SCATTER_TEST_ITERATIONS=1000 ./diff/scatter_diff_test --gtest_filter=DiffRandom.* && \
-	  SCATTER_TEST_REQUIRE_VULKAN=1 ./vulkan/scatter_vulkan_tests \
-	    --gtest_filter=Basics.OneContextFromSeveralThreads:Batches.*:Interop.*:Atomics.*:SharedDevice.ContextsCreatedAndDestroyedFromSeveralThreads
+	  SCATTER_TEST_ITERATIONS=1000 ./diff/scatter_diff_random_cpu && \
+	  export SCATTER_TEST_REQUIRE_VULKAN=1 && ./vulkan/scatter_vulkan_interop && ./vulkan/scatter_vulkan_atomics && \
+	  ./vulkan/scatter_vulkan_basics --gtest_filter=Basics.OneContextFromSeveralThreads && \
+	  ./vulkan/scatter_vulkan_long_run --gtest_filter=SharedDevice.ContextsCreatedAndDestroyedFromSeveralThreads
 
 # The clang build: ASan + UBSan with libFuzzer coverage on the library (static, so the fuzzers
 # see its branches). Runs the unit and differential tests under clang, then each libFuzzer target
@@ -69,7 +71,7 @@ fuzz: deps
 	  -DSCATTER_BUILD_FUZZERS=ON -DSCATTER_BUILD_SHARED=OFF \
 	  "-DCMAKE_C_FLAGS=-fsanitize=fuzzer-no-link -fno-sanitize-recover=all" \
 	  "-DCMAKE_CXX_FLAGS=-fsanitize=fuzzer-no-link -fno-sanitize-recover=all" $(CMAKE_FLAGS)
-	cmake --build $(BUILD_FUZZ) -j $(JOBS) --target fuzz_api fuzz_npy scatter_unit_tests scatter_diff_test
+	cmake --build $(BUILD_FUZZ) -j $(JOBS) --target fuzz_api fuzz_npy scatter_unit_tests scatter_diff_examples scatter_diff_random_cpu
 	bash scripts/fuzz.sh $(BUILD_FUZZ) $(FUZZ_SECONDS)
 
 # Cross builds (docs/embedding.md): aarch64 Linux tested under qemu-user, Windows (mingw-w64)

@@ -28,7 +28,7 @@ built=$(date +%s)
 echo "cross-aarch64: configure + build took $((built - start)) s"
 
 # No Vulkan driver exists for the target, so the Vulkan label is left out; the library's
-# no-Vulkan path (errors.VulkanHidden: a Vulkan request is BACKEND_UNAVAILABLE) still runs.
+# no-Vulkan path (errors.vulkan_hidden: a Vulkan request is BACKEND_UNAVAILABLE) still runs.
 cd "$build"
 ctest --output-on-failure -j "$jobs" --timeout 900 \
   -LE 'vulkan|consumer' \

@@ -17,7 +17,8 @@ export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
 
 echo "== clang: unit and differential tests (CPU)"
 "$build/tests/unit/scatter_unit_tests" --gtest_brief=1
-SCATTER_TEST_BACKENDS=cpu "$build/tests/diff/scatter_diff_test" --gtest_brief=1
+SCATTER_TEST_BACKENDS=cpu "$build/tests/diff/scatter_diff_examples" --gtest_brief=1
+"$build/tests/diff/scatter_diff_random_cpu" --gtest_brief=1
 
 # libFuzzer first runs every input of both folders (the committed corpus replayed), then fuzzes;
 # new inputs go to a scratch folder, so the run never edits the repository.

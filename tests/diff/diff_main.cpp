@@ -11,6 +11,6 @@ int main(int argc, char** argv) {
     dlopen("libvulkan_lvp.so", RTLD_NOW | RTLD_NODELETE);
     ::testing::InitGoogleTest(&argc, argv);
     const int result = RUN_ALL_TESTS();
-    scatter_diff::destroy_backends();
+    scatter_test::destroy_backends();
     return result;
 }

@@ -4,7 +4,7 @@
 
 #include "scatter_case.h"
 
-namespace scatter_diff {
+namespace scatter_test {
 namespace {
 
 // torch.Tensor.scatter_ takes a `src` at least as large as `index`; only the part under the
@@ -240,4 +240,4 @@ TEST(MindSporeScatterDiv, SwappedIndicesFromDocs) {
 }
 
 }  // namespace
-}  // namespace scatter_diff
+}  // namespace scatter_test

@@ -5,7 +5,7 @@
 
 #include "scatter_case.h"
 
-namespace scatter_diff {
+namespace scatter_test {
 namespace {
 
 TEST(OnnxScatterElements, Example1Axis0) {
@@ -156,4 +156,4 @@ TEST(OnnxScatterND, ReductionMin) {
 }
 
 }  // namespace
-}  // namespace scatter_diff
+}  // namespace scatter_test

@@ -1,9 +1,14 @@
 #include "random_case.h"
 
+#include <gtest/gtest.h>
+
 #include <algorithm>
+#include <cstdio>
+#include <cstdlib>
+#include <string>
 #include <vector>
 
-namespace scatter_diff {
+namespace scatter_test {
 namespace {
 
 int64_t product(const Shape& s) {
@@ -63,18 +68,6 @@ Layout random_layout(Rng& rng, bool read_only) {
 }
 
 }  // namespace
-
-bool reduction_legal(scatter_dtype dtype, scatter_reduction reduction) {
-    switch (dtype) {
-        case SCATTER_DTYPE_OPAQUE: return reduction == SCATTER_REDUCTION_NONE;
-        case SCATTER_DTYPE_BOOL:
-            return reduction == SCATTER_REDUCTION_NONE || reduction == SCATTER_REDUCTION_ADD ||
-                   reduction == SCATTER_REDUCTION_MUL;
-        case SCATTER_DTYPE_C64: case SCATTER_DTYPE_C128:
-            return reduction != SCATTER_REDUCTION_MAX && reduction != SCATTER_REDUCTION_MIN;
-        default: return true;
-    }
-}
 
 ScatterCase random_case(uint64_t seed, const RandomLimits& limits) {
     Rng rng(seed);
@@ -150,4 +143,39 @@ ScatterCase random_case(uint64_t seed, const RandomLimits& limits) {
     return c;
 }
 
-}  // namespace scatter_diff
+namespace {
+
+uint64_t env_number(const char* name, uint64_t fallback) {
+    const char* v = std::getenv(name);
+    return v && *v ? std::strtoull(v, nullptr, 0) : fallback;
+}
+
+uint64_t case_seed(uint64_t base, uint64_t i) {
+    // splitmix64 of (base, i): neighbouring cases get unrelated seeds.
+    uint64_t z = base * 0x9e3779b97f4a7c15ull + i + 0x632be59bd9b4e5ull;
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+    return z ^ (z >> 31);
+}
+
+}  // namespace
+
+void run_random_cases(uint64_t count, const RandomLimits& limits,
+                      const std::function<void(const ScatterCase&)>& run) {
+    uint64_t base = env_number("SCATTER_TEST_SEED", 20240601);
+    count = env_number("SCATTER_TEST_ITERATIONS", count);
+    uint64_t max_failing = env_number("SCATTER_TEST_MAX_FAILING_CASES", 5);
+    uint64_t failing = 0;
+    for (uint64_t i = 0; i < count && failing < max_failing; ++i) {
+        SCOPED_TRACE("SCATTER_TEST_SEED=" + std::to_string(base) + " case " + std::to_string(i));
+        ScatterCase c = random_case(case_seed(base, i), limits);
+        const auto* result = ::testing::UnitTest::GetInstance()->current_test_info()->result();
+        int parts_before = result->total_part_count();
+        run(c);
+        if (result->total_part_count() != parts_before) ++failing;
+    }
+    std::printf("base seed %llu, %llu cases, %llu failing\n", (unsigned long long)base,
+                (unsigned long long)count, (unsigned long long)failing);
+}
+
+}  // namespace scatter_test

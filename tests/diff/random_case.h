@@ -5,10 +5,11 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 
 #include "scatter_case.h"
 
-namespace scatter_diff {
+namespace scatter_test {
 
 struct RandomLimits {
     int64_t max_elements = 6000;  // per tensor (data and updates)
@@ -17,6 +18,12 @@ struct RandomLimits {
 // The case drawn from `seed`; the same seed always gives the same case.
 ScatterCase random_case(uint64_t seed, const RandomLimits& limits);
 
-bool reduction_legal(scatter_dtype dtype, scatter_reduction reduction);
+// Runs `count` random cases through `run`, stopping after a few failing ones. Deterministic: the
+// base seed is fixed unless SCATTER_TEST_SEED is set, and every case's seed derives from it; a
+// failure names the base seed, the case number and a builder expression that reproduces the
+// case. SCATTER_TEST_ITERATIONS changes the number of cases, SCATTER_TEST_MAX_FAILING_CASES how
+// many failing cases are reported before the run stops (5).
+void run_random_cases(uint64_t count, const RandomLimits& limits,
+                      const std::function<void(const ScatterCase&)>& run);
 
-}  // namespace scatter_diff
+}  // namespace scatter_test

@@ -69,7 +69,7 @@ std::unique_ptr<ScatterCall> large_rows_call() {
     for (int64_t i = 0; i < 8192; ++i) indices.set(i, static_cast<double>((i * 7919) % 512));
     HostTensor updates(SCATTER_DTYPE_F32, {8192, 64});
     for (int64_t i = 0; i < updates.element_count(); ++i) updates.set(i, static_cast<double>(i % 13));
-    auto call = std::make_unique<ScatterCall>(Op::Rows, std::move(data), std::move(indices),
+    auto call = std::make_unique<ScatterCall>(Op::rows, std::move(data), std::move(indices),
                                               std::move(updates));
     call->reduction(SCATTER_REDUCTION_ADD);
     return call;
@@ -83,7 +83,7 @@ std::unique_ptr<ScatterCall> large_elements_call() {
         indices.set(i, static_cast<double>((i * 31) % 256));
     HostTensor updates(SCATTER_DTYPE_F32, {256, 256});
     updates.fill(0.5);
-    auto call = std::make_unique<ScatterCall>(Op::Elements, std::move(data), std::move(indices),
+    auto call = std::make_unique<ScatterCall>(Op::elements, std::move(data), std::move(indices),
                                               std::move(updates));
     call->reduction(SCATTER_REDUCTION_MEAN).flags(SCATTER_OPTION_EXCLUDE_SELF);
     return call;
@@ -93,36 +93,36 @@ const std::vector<Scenario>& scenarios() {
     static const std::vector<Scenario> all = {
         {"elements_mean_exclude_self", 1,
          [] {
-             auto c = valid_call(Op::Elements);
+             auto c = valid_call(Op::elements);
              c->reduction(SCATTER_REDUCTION_MEAN).flags(SCATTER_OPTION_EXCLUDE_SELF);
              return c;
          }},
         {"elements_add_f16", 1,
          [] {
-             auto c = valid_call(Op::Elements, SCATTER_DTYPE_F16);
+             auto c = valid_call(Op::elements, SCATTER_DTYPE_F16);
              c->reduction(SCATTER_REDUCTION_ADD);
              return c;
          }},
         {"elements_max_in_place", 1,
          [] {
-             auto c = valid_call(Op::Elements, SCATTER_DTYPE_I64);
+             auto c = valid_call(Op::elements, SCATTER_DTYPE_I64);
              c->reduction(SCATTER_REDUCTION_MAX).in_place();
              return c;
          }},
         {"rows_div_skip", 1,
          [] {
-             auto c = valid_call(Op::Rows, SCATTER_DTYPE_I32);
+             auto c = valid_call(Op::rows, SCATTER_DTYPE_I32);
              c->indices.set(1, 99);
              c->reduction(SCATTER_REDUCTION_DIV).policy(SCATTER_OUT_OF_RANGE_SKIP);
              return c;
          }},
         {"nd_add", 1,
          [] {
-             auto c = valid_call(Op::Nd, SCATTER_DTYPE_F64);
+             auto c = valid_call(Op::nd, SCATTER_DTYPE_F64);
              c->reduction(SCATTER_REDUCTION_ADD);
              return c;
          }},
-        {"nd_opaque_none", 1, [] { return valid_call(Op::Nd, SCATTER_DTYPE_OPAQUE, SCATTER_DTYPE_I32, 5); }},
+        {"nd_opaque_none", 1, [] { return valid_call(Op::nd, SCATTER_DTYPE_OPAQUE, SCATTER_DTYPE_I32, 5); }},
         {"rows_add_2_threads", 2, large_rows_call},
         {"elements_mean_exclude_self_2_threads", 2, large_elements_call},
     };
@@ -141,7 +141,7 @@ scatter_status create_context(FailingAllocator& allocator, uint32_t thread_count
 
 // The bytes the call's destination holds after a successful run from the call's initial state.
 std::vector<uint8_t>& destination(ScatterCall& call) {
-    return call.out_desc.data == call.data_desc.data ? call.data.bytes() : call.out.bytes();
+    return call.out_desc.data == call.data_desc.data ? call.data.storage() : call.out.storage();
 }
 
 class AllocationFailure : public ::testing::TestWithParam<Scenario> {};

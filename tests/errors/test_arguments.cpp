@@ -191,14 +191,14 @@ TEST_P(AxisErrors, NegativeAxisInsideRangeIsValid) {
 }
 
 INSTANTIATE_TEST_SUITE_P(ElementsAndRows, AxisErrors,
-                         ::testing::Values(Op::Elements, Op::Rows),
+                         ::testing::Values(Op::elements, Op::rows),
                          [](const auto& info) { return std::string(op_name(info.param)); });
 
 TEST(AxisErrorsNd, AxisMustBeZero) {
     ContextPtr context = make_test_context();
     for (int32_t axis : {1, -1, -2, 5}) {
         SCOPED_TRACE(axis);
-        auto call = valid_call(Op::Nd);
+        auto call = valid_call(Op::nd);
         call->axis(axis);
         expect_rejected(context.get(), *call, SCATTER_ERROR_INVALID_ARGUMENT, {"axis"});
     }

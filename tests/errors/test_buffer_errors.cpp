@@ -102,10 +102,10 @@ protected:
     BufferPtr data, indices, updates, out;
 
     void SetUp() override {
-        data = make_buffer(context.get(), call->data.bytes());
-        indices = make_buffer(context.get(), call->indices.bytes());
-        updates = make_buffer(context.get(), call->updates.bytes());
-        out = make_buffer(context.get(), pattern(call->out.bytes().size(), 77));
+        data = make_buffer(context.get(), call->data.storage());
+        indices = make_buffer(context.get(), call->indices.storage());
+        updates = make_buffer(context.get(), call->updates.storage());
+        out = make_buffer(context.get(), pattern(call->out.storage().size(), 77));
         to_buffer(call->data_desc, data.get());
         to_buffer(call->indices_desc, indices.get());
         to_buffer(call->updates_desc, updates.get());
@@ -138,11 +138,11 @@ TEST_P(BufferTensorErrors, AllInBuffersRuns) {
 }
 
 TEST_P(BufferTensorErrors, BufferOfAnotherContext) {
-    BufferPtr foreign = make_buffer(other_context.get(), call->updates.bytes());
+    BufferPtr foreign = make_buffer(other_context.get(), call->updates.storage());
     call->updates_desc.buffer = foreign.get();
     expect_buffers_rejected(SCATTER_ERROR_INVALID_ARGUMENT, "updates");
     call->updates_desc.buffer = updates.get();
-    BufferPtr foreign_out = make_buffer(other_context.get(), call->out.bytes());
+    BufferPtr foreign_out = make_buffer(other_context.get(), call->out.storage());
     call->out_desc.buffer = foreign_out.get();
     expect_buffers_rejected(SCATTER_ERROR_INVALID_ARGUMENT, "out");
 }
@@ -164,13 +164,13 @@ TEST_P(BufferTensorErrors, StridesReachingBeforeTheBuffer) {
 }
 
 TEST_P(BufferTensorErrors, HostPointerAndBufferBoth) {
-    call->updates_desc.data = call->updates.bytes().data();
+    call->updates_desc.data = call->updates.storage().data();
     expect_buffers_rejected(SCATTER_ERROR_INVALID_ARGUMENT, "updates");
 }
 
 TEST_P(BufferTensorErrors, OutOverlapsDataInTheSameBuffer) {
     // data and out share one buffer, out shifted by one element.
-    const uint64_t bytes = call->data.bytes().size();
+    const uint64_t bytes = call->data.storage().size();
     BufferPtr shared = make_buffer(context.get(), pattern(2 * bytes, 5));
     call->data_desc.buffer = shared.get();
     call->out_desc.buffer = shared.get();
@@ -183,7 +183,7 @@ TEST_P(BufferTensorErrors, OutOverlapsDataInTheSameBuffer) {
 }
 
 TEST_P(BufferTensorErrors, IndexOutOfRangeLeavesBuffersUnchanged) {
-    std::vector<uint8_t> bad = call->indices.bytes();
+    std::vector<uint8_t> bad = call->indices.storage();
     encode_value(SCATTER_DTYPE_I64, 0, 1000, bad.data() + bad.size() - 8);
     ASSERT_EQ(scatter_buffer_write(indices.get(), 0, bad.data(), bad.size()), SCATTER_OK);
     expect_buffers_rejected(SCATTER_ERROR_INDEX_OUT_OF_RANGE, "1000");

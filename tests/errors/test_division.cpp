@@ -19,7 +19,7 @@ std::vector<DivisionCase> all_division_cases() {
 
 // Position in the indices of valid_call(op) that decides where update element p goes.
 int64_t index_position_of_update(Op op, int64_t p) {
-    return op == Op::Elements ? p : p / 3;  // rows and nd move slices of 3 elements
+    return op == Op::elements ? p : p / 3;  // rows and nd move slices of 3 elements
 }
 
 class DivisionByZero : public ::testing::TestWithParam<DivisionCase> {
@@ -85,7 +85,7 @@ TEST(FloatDivision, ZeroDivisorIsNotAnError) {
     for (scatter_dtype dtype : {SCATTER_DTYPE_F16, SCATTER_DTYPE_BF16, SCATTER_DTYPE_F32,
                                 SCATTER_DTYPE_F64, SCATTER_DTYPE_C64, SCATTER_DTYPE_C128}) {
         SCOPED_TRACE(scatter_dtype_name(dtype));
-        auto call = valid_call(Op::Rows, dtype);
+        auto call = valid_call(Op::rows, dtype);
         call->updates.set(0, 0);
         call->reduction(SCATTER_REDUCTION_DIV);
         EXPECT_EQ(call->run(context.get()), SCATTER_OK) << scatter_last_error_message();

@@ -20,9 +20,9 @@ std::string case_name(const ::testing::TestParamInfo<IndexCase>& info) {
 // The size of the dimension the indices of valid_call(op) address (axis 0 / first coordinate).
 int64_t addressed_size(Op op) {
     switch (op) {
-    case Op::Elements: return 3;
-    case Op::Rows: return 5;
-    case Op::Nd: return 4;
+    case Op::elements: return 3;
+    case Op::rows: return 5;
+    case Op::nd: return 4;
     }
     return 0;
 }
@@ -76,16 +76,16 @@ TEST_P(IndexErrors, SameIndicesAreFineUnderSkipAndClamp) {
 
 INSTANTIATE_TEST_SUITE_P(
     AllOps, IndexErrors,
-    ::testing::Values(IndexCase{Op::Elements, SCATTER_DTYPE_I32},
-                      IndexCase{Op::Elements, SCATTER_DTYPE_I64},
-                      IndexCase{Op::Rows, SCATTER_DTYPE_I32}, IndexCase{Op::Rows, SCATTER_DTYPE_I64},
-                      IndexCase{Op::Nd, SCATTER_DTYPE_I32}, IndexCase{Op::Nd, SCATTER_DTYPE_I64}),
+    ::testing::Values(IndexCase{Op::elements, SCATTER_DTYPE_I32},
+                      IndexCase{Op::elements, SCATTER_DTYPE_I64},
+                      IndexCase{Op::rows, SCATTER_DTYPE_I32}, IndexCase{Op::rows, SCATTER_DTYPE_I64},
+                      IndexCase{Op::nd, SCATTER_DTYPE_I32}, IndexCase{Op::nd, SCATTER_DTYPE_I64}),
     case_name);
 
 // The messages name the position, the value and the valid range.
 TEST(IndexMessages, ElementsNamesPositionValueAndRange) {
     ContextPtr context = make_test_context();
-    auto call = valid_call(Op::Elements);  // data [3,4], indices [2,4], axis 0
+    auto call = valid_call(Op::elements);  // data [3,4], indices [2,4], axis 0
     call->indices.set(1 * 4 + 2, 7);
     expect_rejected(context.get(), *call, SCATTER_ERROR_INDEX_OUT_OF_RANGE,
                     {"indices[1][2] = 7", "[-3, 3)"});
@@ -93,7 +93,7 @@ TEST(IndexMessages, ElementsNamesPositionValueAndRange) {
 
 TEST(IndexMessages, ElementsOnAxisOneUsesThatDimension) {
     ContextPtr context = make_test_context();
-    auto call = valid_call(Op::Elements);  // axis 1: s = 4
+    auto call = valid_call(Op::elements);  // axis 1: s = 4
     call->axis(1);
     call->indices.set_all({0, 1, 2, 3, -4, -1, 0, 0});
     ASSERT_EQ(call->run(context.get()), SCATTER_OK) << scatter_last_error_message();
@@ -104,7 +104,7 @@ TEST(IndexMessages, ElementsOnAxisOneUsesThatDimension) {
 
 TEST(IndexMessages, RowsNamesPositionValueAndRange) {
     ContextPtr context = make_test_context();
-    auto call = valid_call(Op::Rows);  // data [5,3], indices [4]
+    auto call = valid_call(Op::rows);  // data [5,3], indices [4]
     call->indices.set(2, 9);
     expect_rejected(context.get(), *call, SCATTER_ERROR_INDEX_OUT_OF_RANGE,
                     {"indices[2] = 9", "[-5, 5)"});
@@ -112,13 +112,13 @@ TEST(IndexMessages, RowsNamesPositionValueAndRange) {
 
 TEST(IndexMessages, NdNamesTheCoordinateAndItsDimension) {
     ContextPtr context = make_test_context();
-    auto call = valid_call(Op::Nd);  // data [4,3]
+    auto call = valid_call(Op::nd);  // data [4,3]
     HostTensor indices(SCATTER_DTYPE_I64, {3, 2});
     indices.set_all({0, 0, 1, 3, 2, 1});  // second coordinate addresses dimension 1 (s = 3)
     call->indices = std::move(indices);
-    call->indices_desc = call->indices.desc();
+    call->indices_desc = call->indices.descriptor();
     call->updates = HostTensor(SCATTER_DTYPE_F32, {3});
-    call->updates_desc = call->updates.desc();
+    call->updates_desc = call->updates.descriptor();
     expect_rejected(context.get(), *call, SCATTER_ERROR_INDEX_OUT_OF_RANGE,
                     {"indices[1][1] = 3", "[-3, 3)"});
 }

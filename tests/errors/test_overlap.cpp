@@ -28,7 +28,7 @@ protected:
     }
 
     void place(const HostTensor& t, scatter_tensor& desc, size_t at) {
-        std::memcpy(arena.data() + at, t.bytes().data(), t.bytes().size());
+        std::memcpy(arena.data() + at, t.storage().data(), t.storage().size());
         desc.data = arena.data() + at;
     }
 
@@ -85,7 +85,7 @@ TEST_P(OverlapErrors, InPlaceWithZeroStrideIsRejected) {
 }
 
 TEST_P(OverlapErrors, OutNeighbouringDataWithoutOverlapIsValid) {
-    call->out_desc.data = arena.data() + kDataAt + call->data.bytes().size();
+    call->out_desc.data = arena.data() + kDataAt + call->data.storage().size();
     EXPECT_EQ(call->run(context.get()), SCATTER_OK) << scatter_last_error_message();
 }
 
@@ -100,7 +100,7 @@ INSTANTIATE_TEST_SUITE_P(AllOps, OverlapErrors, ::testing::ValuesIn(all_ops()),
 // A stride on a dimension of size 1 never matters, so a zero there is no self-overlap.
 TEST(OverlapValid, ZeroStrideOnADimensionOfOne) {
     ContextPtr context = make_test_context();
-    auto call = valid_call(Op::Elements);  // data [3,4]: viewed here as [1,12]
+    auto call = valid_call(Op::elements);  // data [3,4]: viewed here as [1,12]
     const int64_t flat_shape[2] = {1, 12};
     const int64_t strides[2] = {0, 1};
     const int64_t index_shape[2] = {1, 4};  // the first row of indices [2,4]

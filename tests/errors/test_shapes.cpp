@@ -12,7 +12,7 @@ void reshape(ScatterCall& call, HostTensor ScatterCall::*member, scatter_tensor 
              std::vector<int64_t> shape) {
     HostTensor& t = call.*member;
     t = HostTensor(t.dtype(), std::move(shape), t.element_size());
-    call.*desc = t.desc();
+    call.*desc = t.descriptor();
 }
 
 void reshape_indices(ScatterCall& call, std::vector<int64_t> shape) {
@@ -102,7 +102,7 @@ TEST_P(RankErrors, ByteSizeOverflows) {
         auto call = valid_call(GetParam());
         std::vector<int64_t> shape = dims;
         // elements also needs indices.shape[1] = 4 <= data.shape[1].
-        if (GetParam() == Op::Elements && shape[1] < 4) shape[1] = 4;
+        if (GetParam() == Op::elements && shape[1] < 4) shape[1] = 4;
         call->data_desc.shape = shape.data();
         call->out_desc.shape = shape.data();
         expect_shape_mismatch(context.get(), *call);
@@ -117,7 +117,7 @@ INSTANTIATE_TEST_SUITE_P(AllOps, RankErrors, ::testing::ValuesIn(all_ops()),
 class ElementsShapes : public ::testing::Test {
 protected:
     ContextPtr context = make_test_context();
-    std::unique_ptr<ScatterCall> call = valid_call(Op::Elements);  // data [3,4], indices [2,4]
+    std::unique_ptr<ScatterCall> call = valid_call(Op::elements);  // data [3,4], indices [2,4]
 };
 
 TEST_F(ElementsShapes, IndicesRankDiffersFromData) {
@@ -160,7 +160,7 @@ TEST_F(ElementsShapes, IndicesLongerThanDataOnAxisIsValid) {
 class RowsShapes : public ::testing::Test {
 protected:
     ContextPtr context = make_test_context();
-    std::unique_ptr<ScatterCall> call = valid_call(Op::Rows);  // data [5,3], indices [4]
+    std::unique_ptr<ScatterCall> call = valid_call(Op::rows);  // data [5,3], indices [4]
 };
 
 TEST_F(RowsShapes, UpdatesSliceDimensionWrong) {
@@ -201,7 +201,7 @@ TEST_F(RowsShapes, ZeroDimensionalIndicesNeedUpdatesWithoutTheAxis) {
 class NdShapes : public ::testing::Test {
 protected:
     ContextPtr context = make_test_context();
-    std::unique_ptr<ScatterCall> call = valid_call(Op::Nd);  // data [4,3], indices [2,1]
+    std::unique_ptr<ScatterCall> call = valid_call(Op::nd);  // data [4,3], indices [2,1]
 };
 
 TEST_F(NdShapes, IndexDepthZero) {

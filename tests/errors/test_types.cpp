@@ -35,7 +35,7 @@ protected:
 TEST_P(TypeErrors, UpdatesDtypeDiffersFromData) {
     auto call = valid_call(GetParam());
     call->updates = HostTensor(SCATTER_DTYPE_F64, call->updates.shape());
-    call->updates_desc = call->updates.desc();
+    call->updates_desc = call->updates.descriptor();
     expect_rejected(context.get(), *call, SCATTER_ERROR_TYPE_MISMATCH, {"f64", "f32"});
 }
 
@@ -58,7 +58,7 @@ TEST_P(TypeErrors, IndexDtypeNotI32OrI64) {
         auto call = valid_call(GetParam());
         HostTensor indices(dtype, call->indices.shape(), 4);
         call->indices = std::move(indices);
-        call->indices_desc = call->indices.desc();
+        call->indices_desc = call->indices.descriptor();
         expect_rejected(context.get(), *call, SCATTER_ERROR_TYPE_MISMATCH,
                         {"indices", scatter_dtype_name(dtype)});
     }

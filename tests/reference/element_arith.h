@@ -14,6 +14,11 @@
 
 namespace scatter_reference {
 
+using scatter_test::bf16_to_f32;
+using scatter_test::f16_to_f32;
+using scatter_test::f32_to_bf16;
+using scatter_test::f32_to_f16;
+
 struct F16 { uint16_t bits; };
 struct BF16 { uint16_t bits; };
 struct Bool { uint8_t byte; };

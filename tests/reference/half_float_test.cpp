@@ -7,7 +7,7 @@
 
 #include "half_float.h"
 
-namespace scatter_reference {
+namespace scatter_test {
 namespace {
 
 float float_of(uint32_t u) {
@@ -65,4 +65,4 @@ TEST(HalfFloat, BF16RoundsToNearestEven) {
 }
 
 }  // namespace
-}  // namespace scatter_reference
+}  // namespace scatter_test

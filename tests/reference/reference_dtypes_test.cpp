@@ -11,6 +11,11 @@
 namespace scatter_reference {
 namespace {
 
+using scatter_test::bf16_to_f32;
+using scatter_test::f16_to_f32;
+using scatter_test::f32_to_bf16;
+using scatter_test::f32_to_f16;
+
 Options with(scatter_reduction reduction, bool exclude_self = false) {
     Options o;
     o.reduction = reduction;

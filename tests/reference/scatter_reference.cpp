@@ -168,14 +168,6 @@ void apply_by_dtype(const CheckedCall& c, const std::vector<Update>& list, std::
 
 }  // namespace
 
-const char* op_name(Op op) {
-    switch (op) {
-        case Op::elements: return "elements";
-        case Op::rows: return "rows";
-        default: return "nd";
-    }
-}
-
 scatter_status run(Op op, const scatter_tensor* data, const scatter_tensor* indices,
                    const scatter_tensor* updates, const scatter_options* options,
                    const scatter_tensor* out) {

@@ -9,11 +9,11 @@
 
 #include <scatter/scatter.h>
 
+#include "ops.h"
+
 namespace scatter_reference {
 
-enum class Op { elements, rows, nd };
-
-const char* op_name(Op op);
+using Op = scatter_test::Op;
 
 // Runs `op` on host tensors. `options` may be NULL (the defaults). `out` may describe the same
 // memory as `data` (in place).

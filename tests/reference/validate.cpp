@@ -3,19 +3,6 @@
 namespace scatter_reference {
 namespace {
 
-size_t dtype_size(scatter_dtype dtype) {
-    switch (dtype) {
-        case SCATTER_DTYPE_I8: case SCATTER_DTYPE_U8: case SCATTER_DTYPE_BOOL: return 1;
-        case SCATTER_DTYPE_F16: case SCATTER_DTYPE_BF16:
-        case SCATTER_DTYPE_I16: case SCATTER_DTYPE_U16: return 2;
-        case SCATTER_DTYPE_F32: case SCATTER_DTYPE_I32: case SCATTER_DTYPE_U32: return 4;
-        case SCATTER_DTYPE_F64: case SCATTER_DTYPE_I64: case SCATTER_DTYPE_U64:
-        case SCATTER_DTYPE_C64: return 8;
-        case SCATTER_DTYPE_C128: return 16;
-        default: return 0;
-    }
-}
-
 bool dtype_valid(scatter_dtype dtype) {
     return dtype >= SCATTER_DTYPE_F16 && dtype <= SCATTER_DTYPE_OPAQUE;
 }
@@ -23,7 +10,7 @@ bool dtype_valid(scatter_dtype dtype) {
 // The element size a tensor declares, or 0 when it is not a valid one for its dtype.
 size_t element_size_of(const scatter_tensor& t) {
     if (t.dtype == SCATTER_DTYPE_OPAQUE) return t.element_size;
-    size_t size = dtype_size(t.dtype);
+    size_t size = scatter_test::dtype_size(t.dtype);
     return (t.element_size == 0 || t.element_size == size) ? size : 0;
 }
 
@@ -74,18 +61,6 @@ scatter_status check_nd_shapes(const CheckedCall& c) {
 
 }  // namespace
 
-bool reduction_supported(scatter_dtype dtype, scatter_reduction reduction) {
-    switch (dtype) {
-        case SCATTER_DTYPE_OPAQUE: return reduction == SCATTER_REDUCTION_NONE;
-        case SCATTER_DTYPE_BOOL:
-            return reduction == SCATTER_REDUCTION_NONE || reduction == SCATTER_REDUCTION_ADD ||
-                   reduction == SCATTER_REDUCTION_MUL;
-        case SCATTER_DTYPE_C64: case SCATTER_DTYPE_C128:
-            return reduction != SCATTER_REDUCTION_MAX && reduction != SCATTER_REDUCTION_MIN;
-        default: return true;
-    }
-}
-
 scatter_status validate_call(Op op, const scatter_tensor* data, const scatter_tensor* indices,
                              const scatter_tensor* updates, const scatter_options* options,
                              const scatter_tensor* out, CheckedCall* call) {
@@ -113,10 +88,10 @@ scatter_status validate_call(Op op, const scatter_tensor* data, const scatter_te
 
     CheckedCall& c = *call;
     c.op = op;
-    c.data = view_of(*data, element_size);
-    c.indices = view_of(*indices, element_size_of(*indices));
-    c.updates = view_of(*updates, element_size);
-    c.out = view_of(*out, element_size);
+    c.data = scatter_test::view_of(*data, element_size);
+    c.indices = scatter_test::view_of(*indices, element_size_of(*indices));
+    c.updates = scatter_test::view_of(*updates, element_size);
+    c.out = scatter_test::view_of(*out, element_size);
     c.reduction = o.reduction == SCATTER_REDUCTION_DEFAULT ? SCATTER_REDUCTION_NONE : o.reduction;
     c.out_of_range =
         o.out_of_range == SCATTER_OUT_OF_RANGE_DEFAULT ? SCATTER_OUT_OF_RANGE_ERROR : o.out_of_range;
@@ -137,7 +112,7 @@ scatter_status validate_call(Op op, const scatter_tensor* data, const scatter_te
                                                : check_nd_shapes(c);
     if (shapes != SCATTER_OK) return shapes;
 
-    if (!reduction_supported(c.data.dtype, c.reduction)) return SCATTER_ERROR_UNSUPPORTED;
+    if (!scatter_test::reduction_legal(c.data.dtype, c.reduction)) return SCATTER_ERROR_UNSUPPORTED;
     for (const StridedTensor* t : {&c.data, &c.indices, &c.updates, &c.out})
         if (!has_memory_or_is_empty(*t)) return SCATTER_ERROR_INVALID_ARGUMENT;
     return SCATTER_OK;

@@ -2,10 +2,16 @@
 // from the tensors' memory, and produces the views the scatter loop works on.
 #pragma once
 
+#include "dtypes.h"
 #include "scatter_reference.h"
 #include "strided_tensor.h"
 
 namespace scatter_reference {
+
+using scatter_test::Shape;
+using scatter_test::StridedTensor;
+using scatter_test::for_each_coordinate;
+using scatter_test::linear_position;
 
 struct CheckedCall {
     Op op = Op::elements;
@@ -19,7 +25,5 @@ struct CheckedCall {
 scatter_status validate_call(Op op, const scatter_tensor* data, const scatter_tensor* indices,
                              const scatter_tensor* updates, const scatter_options* options,
                              const scatter_tensor* out, CheckedCall* call);
-
-bool reduction_supported(scatter_dtype dtype, scatter_reduction reduction);
 
 }  // namespace scatter_reference

@@ -64,7 +64,7 @@ void expect_buffer_result_equals_host(ScatterCall& call, bool in_place) {
     ContextPtr context = make_test_context();
     if (in_place) call.in_place();
     ASSERT_EQ(call.run(context.get()), SCATTER_OK) << scatter_last_error_message();
-    const std::vector<uint8_t> host_result = in_place ? call.data.bytes() : call.out.bytes();
+    const std::vector<uint8_t> host_result = in_place ? call.data.storage() : call.out.storage();
 
     auto fresh = valid_call(call.op, call.data.dtype());
     const uint64_t offset = 16;
@@ -73,7 +73,7 @@ void expect_buffer_result_equals_host(ScatterCall& call, bool in_place) {
     const HostTensor* tensors[] = {&fresh->data, &fresh->indices, &fresh->updates, &fresh->out};
     std::vector<BufferPtr> buffers;
     for (int t = 0; t < 4; ++t) {
-        const auto& bytes = tensors[t]->bytes();
+        const auto& bytes = tensors[t]->storage();
         buffers.push_back(make_buffer(context.get(), offset + bytes.size()));
         ASSERT_EQ(scatter_buffer_write(buffers.back().get(), offset, bytes.data(), bytes.size()),
                   SCATTER_OK);
@@ -106,18 +106,18 @@ TEST(Buffers, OperationsOnBufferTensorsMatchHostMemory) {
 
 TEST(Buffers, MixedHostAndBufferTensors) {
     ContextPtr context = make_test_context();
-    auto host = valid_call(Op::Rows);
+    auto host = valid_call(Op::rows);
     ASSERT_EQ(host->run(context.get()), SCATTER_OK);
 
-    auto mixed = valid_call(Op::Rows);
-    BufferPtr indices = make_buffer(context.get(), mixed->indices.bytes().size());
-    ASSERT_EQ(scatter_buffer_write(indices.get(), 0, mixed->indices.bytes().data(),
-                                   mixed->indices.bytes().size()),
+    auto mixed = valid_call(Op::rows);
+    BufferPtr indices = make_buffer(context.get(), mixed->indices.storage().size());
+    ASSERT_EQ(scatter_buffer_write(indices.get(), 0, mixed->indices.storage().data(),
+                                   mixed->indices.storage().size()),
               SCATTER_OK);
     mixed->indices_desc.data = nullptr;
     mixed->indices_desc.buffer = indices.get();
     ASSERT_EQ(mixed->run(context.get()), SCATTER_OK) << scatter_last_error_message();
-    EXPECT_TRUE(mixed->out.bytes() == host->out.bytes());
+    EXPECT_TRUE(mixed->out.storage() == host->out.storage());
 }
 
 }  // namespace

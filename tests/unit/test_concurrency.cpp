@@ -13,15 +13,15 @@ std::unique_ptr<ScatterCall> busy_call(Op op, scatter_reduction reduction, int s
     for (int64_t i = 0; i < data.element_count(); ++i) data.set(i, 0.5 * ((i + seed) % 11));
     HostTensor indices, updates;
     switch (op) {
-    case Op::Elements:
+    case Op::elements:
         indices = HostTensor(SCATTER_DTYPE_I64, {512, 64});
         updates = HostTensor(SCATTER_DTYPE_F32, {512, 64});
         break;
-    case Op::Rows:
+    case Op::rows:
         indices = HostTensor(SCATTER_DTYPE_I64, {1024});
         updates = HostTensor(SCATTER_DTYPE_F32, {1024, 64});
         break;
-    case Op::Nd:
+    case Op::nd:
         indices = HostTensor(SCATTER_DTYPE_I64, {1024, 1});
         updates = HostTensor(SCATTER_DTYPE_F32, {1024, 64});
         break;
@@ -38,7 +38,7 @@ std::unique_ptr<ScatterCall> busy_call(Op op, scatter_reduction reduction, int s
 
 TEST(Concurrency, FourThreadsShareOneContext) {
     ContextPtr shared = make_test_context(2);
-    const Op ops[] = {Op::Elements, Op::Rows, Op::Nd, Op::Rows};
+    const Op ops[] = {Op::elements, Op::rows, Op::nd, Op::rows};
     const scatter_reduction reductions[] = {SCATTER_REDUCTION_ADD, SCATTER_REDUCTION_MEAN,
                                             SCATTER_REDUCTION_MAX, SCATTER_REDUCTION_MUL};
 
@@ -49,7 +49,7 @@ TEST(Concurrency, FourThreadsShareOneContext) {
         for (int t = 0; t < 4; ++t) {
             auto call = busy_call(ops[t], reductions[t], t);
             ASSERT_EQ(call->run(single.get()), SCATTER_OK) << scatter_last_error_message();
-            expected[t] = call->out.bytes();
+            expected[t] = call->out.storage();
         }
     }
 
@@ -69,7 +69,7 @@ TEST(Concurrency, FourThreadsShareOneContext) {
                     ++failures;
                     continue;
                 }
-                if (call->out.bytes() != expected[t]) ++mismatches;
+                if (call->out.storage() != expected[t]) ++mismatches;
             }
         });
     }
@@ -92,7 +92,7 @@ TEST(Concurrency, ContextsCreatedAndDestroyedFromManyThreads) {
                     ++failures;
                     continue;
                 }
-                auto call = valid_call(Op::Elements);
+                auto call = valid_call(Op::elements);
                 if (call->run(context) != SCATTER_OK) ++failures;
                 scatter_context_destroy(context);
             }

@@ -27,12 +27,12 @@ void expect_context_works(const scatter_context_desc* desc) {
     EXPECT_EQ(scatter_context_backend(context, &backend), SCATTER_OK);
     EXPECT_TRUE(backend == SCATTER_BACKEND_CPU || backend == SCATTER_BACKEND_VULKAN);
 
-    auto call = valid_call(Op::Rows);  // data [5,3] = 1..15, indices {4,0,-2,1}, updates 2
+    auto call = valid_call(Op::rows);  // data [5,3] = 1..15, indices {4,0,-2,1}, updates 2
     call->reduction(SCATTER_REDUCTION_ADD);
     ASSERT_EQ(call->run(context), SCATTER_OK) << scatter_last_error_message();
     HostTensor expected(SCATTER_DTYPE_F32, {5, 3});
     expected.set_all({3, 4, 5, 6, 7, 8, 7, 8, 9, 12, 13, 14, 15, 16, 17});
-    EXPECT_TRUE(call->out.bytes() == expected.bytes());
+    EXPECT_TRUE(call->out.storage() == expected.storage());
     scatter_context_destroy(context);
 }
 
@@ -124,13 +124,13 @@ TEST(Context, HostJobSystem) {
     for (int64_t i = 0; i < 4096; ++i) indices.set(i, static_cast<double>((i * 37) % 1024));
     HostTensor updates(SCATTER_DTYPE_F32, {4096, 256});
     for (int64_t i = 0; i < updates.element_count(); ++i) updates.set(i, 0.25 * (i % 7));
-    ScatterCall parallel(Op::Rows, data, indices, updates);
-    ScatterCall serial(Op::Rows, data, indices, updates);
+    ScatterCall parallel(Op::rows, data, indices, updates);
+    ScatterCall serial(Op::rows, data, indices, updates);
     parallel.reduction(SCATTER_REDUCTION_ADD);
     serial.reduction(SCATTER_REDUCTION_ADD);
     ASSERT_EQ(parallel.run(context), SCATTER_OK) << scatter_last_error_message();
     ASSERT_EQ(serial.run(single.get()), SCATTER_OK) << scatter_last_error_message();
-    EXPECT_TRUE(parallel.out.bytes() == serial.out.bytes());
+    EXPECT_TRUE(parallel.out.storage() == serial.out.storage());
     scatter_context_destroy(context);
     RecordProperty("parallel_for_calls", jobs.calls.load());
     std::cout << "host job system: " << jobs.calls << " parallel_for call(s), " << jobs.tasks
@@ -156,11 +156,11 @@ TEST(Context, HostJobSystemThatDropsTasksIsAnInternalError) {
     indices.set(n - 1, 8);
     HostTensor updates(SCATTER_DTYPE_I32, {n, 1});
     updates.fill(1);
-    ScatterCall call(Op::Rows, data, indices, updates);
+    ScatterCall call(Op::rows, data, indices, updates);
     call.reduction(SCATTER_REDUCTION_ADD);
-    const std::vector<uint8_t> before = call.out.bytes();
+    const std::vector<uint8_t> before = call.out.storage();
     const scatter_status status = call.run(context);
-    EXPECT_TRUE(call.out.bytes() == before);
+    EXPECT_TRUE(call.out.storage() == before);
     if (std::thread::hardware_concurrency() > 1) {
         EXPECT_EQ(status, SCATTER_ERROR_INTERNAL) << scatter_status_name(status);
         EXPECT_NE(std::string(scatter_last_error_message()).find("parallel_for"), std::string::npos)
@@ -271,7 +271,7 @@ TEST(Context, LargerStructSizeWithZeroTailIsAccepted) {
 
 TEST(Context, LargerTensorAndOptionsStructSizeWithZeroTail) {
     ContextPtr context = make_test_context();
-    auto call = valid_call(Op::Elements);
+    auto call = valid_call(Op::elements);
     struct NewerTensor {
         scatter_tensor known;
         uint8_t tail[16];

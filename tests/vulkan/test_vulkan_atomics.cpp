@@ -3,7 +3,7 @@
 // add/sub/mul/max/min, bool or/and), so it must still match the CPU bitwise, under heavy
 // contention and with 1- and 2-byte elements sharing words; taken for everything else but mean
 // under SCATTER_OPTION_ALLOW_NONDETERMINISM, which these tests check where order cannot matter.
-#include "scatter_case.h"
+#include "vulkan_case.h"
 #include "vulkan_env.h"
 
 #include <algorithm>
@@ -25,14 +25,14 @@ Case contended_case(std::mt19937_64& rng, Op op, scatter_dtype dtype, size_t tar
     c.op = op;
     c.dtype = dtype;
     c.element_size = uint32_t(scatter_dtype_size(dtype));
-    const int64_t inner = op == Op::Elements ? 1 : 3;
-    c.data_shape = op == Op::Elements ? std::vector<int64_t>{int64_t(targets)} : std::vector<int64_t>{int64_t(targets), inner};
-    if (op == Op::Elements) c.index_shape = c.update_shape = {int64_t(updates)};
-    if (op == Op::Rows) {
+    const int64_t inner = op == Op::elements ? 1 : 3;
+    c.data_shape = op == Op::elements ? std::vector<int64_t>{int64_t(targets)} : std::vector<int64_t>{int64_t(targets), inner};
+    if (op == Op::elements) c.index_shape = c.update_shape = {int64_t(updates)};
+    if (op == Op::rows) {
         c.index_shape = {int64_t(updates)};
         c.update_shape = {int64_t(updates), inner};
     }
-    if (op == Op::Nd) {
+    if (op == Op::nd) {
         c.index_shape = {int64_t(updates), 1};
         c.update_shape = {int64_t(updates), inner};
     }
@@ -87,7 +87,7 @@ void expect_same_as_cpu(scatter_context cpu, scatter_context vulkan, const Case&
 // Default flags: thousands of updates into a few targets, every integer width and bool.
 TEST_F(Atomics, OrderFreeReductionsMatchTheCpuUnderContention) {
     std::mt19937_64 rng(41);
-    for (Op op : {Op::Elements, Op::Rows, Op::Nd}) {
+    for (Op op : {Op::elements, Op::rows, Op::nd}) {
         for (scatter_dtype dtype : {SCATTER_DTYPE_I8, SCATTER_DTYPE_I16, SCATTER_DTYPE_I32, SCATTER_DTYPE_I64,
                                     SCATTER_DTYPE_U8, SCATTER_DTYPE_U16, SCATTER_DTYPE_U32, SCATTER_DTYPE_U64,
                                     SCATTER_DTYPE_BOOL}) {
@@ -119,7 +119,7 @@ TEST_F(Atomics, FloatMaxMinMatchTheCpuWithNaNPayloadsUnderContention) {
     const uint16_t f16_pool[] = {0x7e00u, 0x7e01u, 0xfe55u, 0x7c01u, 0x7d00u, 0x0000u, 0x8000u, 0x7c00u,
                                  0xfc00u, 0x0001u, 0x8001u, 0x3c00u, 0xbc00u, 0x4000u, 0xc200u, 0x0400u};
     const size_t pool = 16;
-    for (Op op : {Op::Elements, Op::Rows, Op::Nd}) {
+    for (Op op : {Op::elements, Op::rows, Op::nd}) {
         for (scatter_dtype dtype : {SCATTER_DTYPE_F16, SCATTER_DTYPE_BF16, SCATTER_DTYPE_F32, SCATTER_DTYPE_F64}) {
             for (scatter_reduction r : {SCATTER_REDUCTION_MAX, SCATTER_REDUCTION_MIN}) {
                 for (bool exclude : {false, true}) {
@@ -162,7 +162,7 @@ TEST_F(Atomics, FloatMaxMinMatchTheCpuWithNaNPayloadsUnderContention) {
 // cannot matter, so the bits must still be the CPU's (floats, complex, and integer div too).
 TEST_F(Atomics, AllowedNondeterminismIsExactWhereOrderCannotMatter) {
     std::mt19937_64 rng(43);
-    for (Op op : {Op::Elements, Op::Rows}) {
+    for (Op op : {Op::elements, Op::rows}) {
         for (scatter_dtype dtype : {SCATTER_DTYPE_F16, SCATTER_DTYPE_BF16, SCATTER_DTYPE_F32, SCATTER_DTYPE_F64,
                                     SCATTER_DTYPE_C64, SCATTER_DTYPE_I16, SCATTER_DTYPE_I32, SCATTER_DTYPE_U64}) {
             const bool complex = dtype == SCATTER_DTYPE_C64;
@@ -185,7 +185,7 @@ TEST_F(Atomics, AllowedNondeterminismIsExactWhereOrderCannotMatter) {
     for (scatter_dtype dtype : {SCATTER_DTYPE_F32, SCATTER_DTYPE_F64, SCATTER_DTYPE_C64}) {
         for (scatter_reduction r : {SCATTER_REDUCTION_ADD, SCATTER_REDUCTION_SUB, SCATTER_REDUCTION_MAX}) {
             if (dtype == SCATTER_DTYPE_C64 && r == SCATTER_REDUCTION_MAX) continue;
-            Case c = contended_case(rng, Op::Elements, dtype, 3, 2000, false);
+            Case c = contended_case(rng, Op::elements, dtype, 3, 2000, false);
             c.options.reduction = r;
             c.options.flags = SCATTER_OPTION_ALLOW_NONDETERMINISM;
             expect_same_as_cpu(cpu, vulkan, c, "exact float sums");
@@ -203,7 +203,7 @@ TEST_F(Atomics, AllowedNondeterminismKeepsCanonicalNaNAndSpecialValues) {
     const size_t n = sizeof specials / sizeof specials[0];
     for (scatter_reduction r : {SCATTER_REDUCTION_ADD, SCATTER_REDUCTION_SUB}) {
         Case c;
-        c.op = Op::Elements;
+        c.op = Op::elements;
         c.dtype = SCATTER_DTYPE_F32;
         c.element_size = 4;
         c.data_shape = {int64_t(n * n)};

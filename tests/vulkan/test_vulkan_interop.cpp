@@ -1,7 +1,7 @@
 // Batches, engine interop and the pipeline cache. The interop test plays the engine: it creates
 // its own VkInstance/VkDevice on lavapipe, hands them in, wraps its own VkBuffers, records a
 // scatter into its own command buffer, submits it itself and checks the result against the CPU.
-#include "scatter_case.h"
+#include "vulkan_case.h"
 #include "vulkan_env.h"
 
 #define VK_NO_PROTOTYPES
@@ -61,7 +61,7 @@ TEST_F(Batches, SeveralOperationsOneSubmission) {
     // Three in-place adds chained on one buffer, the middle one with a bad index: it fails
     // alone, the others apply, and wait reports it by position.
     std::mt19937_64 rng(23);
-    Case c = random_case(rng, Op::Rows, SCATTER_DTYPE_I32, SCATTER_REDUCTION_ADD);
+    Case c = random_case(rng, Op::rows, SCATTER_DTYPE_I32, SCATTER_REDUCTION_ADD);
     c.options.out_of_range = SCATTER_OUT_OF_RANGE_ERROR;
     for (size_t e = 0; e < c.indices.size(); e += c.index_i64 ? 8 : 4) std::memset(&c.indices[e], 0, c.index_i64 ? 8 : 4);
     BufferTensors t;
@@ -132,7 +132,7 @@ TEST_F(Batches, NonVulkanContextsAnswerUnsupported) {
 
 TEST_F(Batches, PipelineCacheRoundTrip) {
     std::mt19937_64 rng(29);
-    Case c = random_case(rng, Op::Elements, SCATTER_DTYPE_F32, SCATTER_REDUCTION_MAX);
+    Case c = random_case(rng, Op::elements, SCATTER_DTYPE_F32, SCATTER_REDUCTION_MAX);
     ASSERT_EQ(run_case(vulkan, c, Layout::Host).status, run_reference(c).status);
     size_t size = 0;
     ASSERT_EQ(scatter_pipeline_cache_data(vulkan, nullptr, &size), SCATTER_OK);
@@ -264,7 +264,7 @@ TEST_F(Interop, RecordIntoTheApplicationsCommandBuffer) {
     ASSERT_EQ(scatter_context_create_vulkan(nullptr, &desc, &ctx), SCATTER_OK) << scatter_last_error_message();
 
     std::mt19937_64 rng(31);
-    Case c = random_case(rng, Op::Nd, SCATTER_DTYPE_F32, SCATTER_REDUCTION_ADD);
+    Case c = random_case(rng, Op::nd, SCATTER_DTYPE_F32, SCATTER_REDUCTION_ADD);
     c.in_place = true;
     Engine::HostBuffer data = engine.buffer(c.data), indices = engine.buffer(c.indices), updates = engine.buffer(c.updates);
     scatter_buffer d_buf = nullptr, i_buf = nullptr, u_buf = nullptr;

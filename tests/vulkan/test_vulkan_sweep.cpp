@@ -1,7 +1,7 @@
 // The differential sweep: random cases for every op x dtype x reduction the table allows, run on
 // the CPU backend and on Vulkan with host tensors, strided host tensors and guarded buffers; the
 // status, message and every byte of out must be identical.
-#include "scatter_case.h"
+#include "vulkan_case.h"
 #include "vulkan_env.h"
 
 #include <cstring>
@@ -67,7 +67,7 @@ TEST_P(Sweep, BitwiseEqualToCpu) {
 
 std::vector<SweepParam> all_params() {
     std::vector<SweepParam> params;
-    for (Op op : {Op::Elements, Op::Rows, Op::Nd})
+    for (Op op : {Op::elements, Op::rows, Op::nd})
         for (scatter_dtype dtype : kDtypes) params.push_back({op, dtype});
     return params;
 }

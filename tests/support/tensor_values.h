@@ -10,13 +10,9 @@
 
 #include "host_tensor.h"
 
-namespace scatter_diff {
+namespace scatter_test {
 
 using Rng = std::mt19937_64;
-
-// The bytes of `value` as one element of `dtype` (complex: real part `value`, imaginary 0;
-// f16/bf16 rounded to nearest even; bool: value != 0).
-std::vector<uint8_t> encode_value(scatter_dtype dtype, double value);
 
 // Writes `values` (row-major) into the elements of `t`.
 void fill_values(HostTensor& t, const std::vector<double>& values);
@@ -42,4 +38,4 @@ struct IndexProfile {
 void fill_random_indices(HostTensor& indices, const std::function<int64_t(const int64_t*)>& extent,
                          const IndexProfile& profile, Rng& rng);
 
-}  // namespace scatter_diff
+}  // namespace scatter_test

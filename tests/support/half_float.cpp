@@ -2,7 +2,7 @@
 
 #include <cstring>
 
-namespace scatter_reference {
+namespace scatter_test {
 namespace {
 
 uint32_t bits_of(float f) {
@@ -71,4 +71,4 @@ uint16_t f32_to_bf16(float f) {
     return uint16_t(shift_right_round_even(x, 16));
 }
 
-}  // namespace scatter_reference
+}  // namespace scatter_test

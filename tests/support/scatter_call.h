@@ -3,8 +3,6 @@
 // one-sentence message, and every tensor byte-for-byte unchanged.
 #pragma once
 
-#include "host_tensor.h"
-
 #include <scatter/scatter.h>
 
 #include <gtest/gtest.h>
@@ -13,28 +11,13 @@
 #include <string>
 #include <vector>
 
+#include "dtypes.h"
+#include "host_tensor.h"
+#include "ops.h"
+#include "run_case.h"
+#include "test_backends.h"
+
 namespace scatter_test {
-
-enum class Op { Elements, Rows, Nd };
-
-const char* op_name(Op op);
-const std::vector<Op>& all_ops();
-
-// Calls the entry point of op.
-scatter_status run_op(Op op, scatter_context context, const scatter_tensor* data,
-                      const scatter_tensor* indices, const scatter_tensor* updates,
-                      const scatter_options* options, const scatter_tensor* out);
-
-// A context that destroys itself.
-struct ContextDeleter {
-    void operator()(scatter_context context) const { scatter_context_destroy(context); }
-};
-using ContextPtr = std::unique_ptr<scatter_context_t, ContextDeleter>;
-
-// A context on the backend named by the environment variable SCATTER_TEST_BACKEND ("cpu", the
-// default, or "vulkan"), with thread_count CPU threads (0: one per hardware thread); fails the
-// test if it cannot be created.
-ContextPtr make_test_context(uint32_t thread_count = 1);
 
 class ScatterCall {
 public:
@@ -81,6 +64,15 @@ std::unique_ptr<ScatterCall> valid_call(Op op, scatter_dtype dtype = SCATTER_DTY
 // updates are byte-for-byte what they were (out is filled with a sentinel first).
 void expect_rejected(scatter_context context, ScatterCall& call, scatter_status expected,
                      const std::vector<std::string>& message_parts = {});
+
+// A context handle no successful call writes: out-parameters start with it, so a failed call
+// can be seen to have written nothing.
+scatter_context untouched_context();
+
+// Calls scatter_context_create(desc) and checks the failure contract: status == expected, a
+// one-sentence message containing every string in parts, and the out-context not written.
+void expect_create_fails(const scatter_context_desc* desc, scatter_status expected,
+                         const std::vector<std::string>& parts = {});
 
 // Checks that message is one sentence: not empty, no line break, no second sentence.
 ::testing::AssertionResult is_one_sentence(const std::string& message);

@@ -2,13 +2,7 @@
 
 #include <cstring>
 
-namespace scatter_reference {
-
-int64_t StridedTensor::element_count() const {
-    int64_t count = 1;
-    for (int64_t extent : shape) count *= extent;
-    return count;
-}
+namespace scatter_test {
 
 char* StridedTensor::at(const int64_t* coords) const {
     int64_t offset = 0;
@@ -43,10 +37,4 @@ StridedTensor view_of(const scatter_tensor& t, size_t element_size) {
     return v;
 }
 
-int64_t linear_position(const Shape& shape, const int64_t* coords) {
-    int64_t position = 0;
-    for (size_t d = 0; d < shape.size(); ++d) position = position * shape[d] + coords[d];
-    return position;
-}
-
-}  // namespace scatter_reference
+}  // namespace scatter_test

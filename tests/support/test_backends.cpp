@@ -1,12 +1,14 @@
 #include "test_backends.h"
 
+#include <gtest/gtest.h>
+
 #include <atomic>
 #include <cstdlib>
 #include <cstring>
 #include <memory>
 #include <thread>
 
-namespace scatter_diff {
+namespace scatter_test {
 namespace {
 
 // A host job system in miniature: the caller and two helper threads take task indices from a
@@ -22,10 +24,7 @@ void three_thread_parallel_for(void*, uint32_t task_count, scatter_task_fn task,
     b.join();
 }
 
-struct ContextDeleter {
-    void operator()(scatter_context_t* c) const { scatter_context_destroy(c); }
-};
-using OwnedContext = std::unique_ptr<scatter_context_t, ContextDeleter>;
+using OwnedContext = ContextPtr;
 
 OwnedContext make_context(const scatter_context_desc& desc, scatter_status* status) {
     scatter_context context = nullptr;
@@ -107,4 +106,16 @@ bool vulkan_allowed_by_environment() {
     return !(v && std::strcmp(v, "cpu") == 0);
 }
 
-}  // namespace scatter_diff
+ContextPtr make_test_context(uint32_t thread_count) {
+    const char* backend = std::getenv("SCATTER_TEST_BACKEND");
+    scatter_context_desc desc = SCATTER_CONTEXT_DESC_INIT;
+    desc.backend = backend != nullptr && std::string(backend) == "vulkan" ? SCATTER_BACKEND_VULKAN
+                                                                          : SCATTER_BACKEND_CPU;
+    desc.thread_count = thread_count;
+    scatter_context context = nullptr;
+    const scatter_status status = scatter_context_create(&desc, &context);
+    EXPECT_EQ(status, SCATTER_OK) << scatter_last_error_message();
+    return ContextPtr(context);
+}
+
+}  // namespace scatter_test

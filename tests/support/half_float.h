@@ -5,11 +5,11 @@
 
 #include <cstdint>
 
-namespace scatter_reference {
+namespace scatter_test {
 
 float f16_to_f32(uint16_t h);
 uint16_t f32_to_f16(float f);
 float bf16_to_f32(uint16_t b);
 uint16_t f32_to_bf16(float f);
 
-}  // namespace scatter_reference
+}  // namespace scatter_test

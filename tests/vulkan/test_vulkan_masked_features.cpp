@@ -2,7 +2,7 @@
 // UNSUPPORTED with a message naming the feature, `none` on 64-bit types still works (a byte
 // copy), buffers go through staging copies (device-local, not mapped) and host tensors through a
 // device-local mirror of the staged tensors (as on a discrete GPU), yet give the same bits.
-#include "scatter_case.h"
+#include "vulkan_case.h"
 #include "vulkan_env.h"
 
 #include <cstdlib>
@@ -23,7 +23,7 @@ protected:
 TEST_F(MaskedFeatures, SixtyFourBitArithmeticIsUnsupported) {
     std::mt19937_64 rng(17);
     for (scatter_dtype dtype : {SCATTER_DTYPE_F64, SCATTER_DTYPE_I64, SCATTER_DTYPE_U64, SCATTER_DTYPE_C128}) {
-        Case c = random_case(rng, Op::Rows, dtype, SCATTER_REDUCTION_ADD);
+        Case c = random_case(rng, Op::rows, dtype, SCATTER_REDUCTION_ADD);
         Result got = run_case(vulkan, c, Layout::Host);
         EXPECT_EQ(got.status, SCATTER_ERROR_UNSUPPORTED) << c.describe();
         bool names_feature = got.message.find("shaderInt64") != std::string::npos ||
@@ -41,7 +41,7 @@ TEST_F(MaskedFeatures, FallbackPathsMatchTheCpu) {
             if (r == SCATTER_REDUCTION_ADD && (dtype == SCATTER_DTYPE_F64 || dtype == SCATTER_DTYPE_I64 ||
                                                dtype == SCATTER_DTYPE_OPAQUE))
                 continue;
-            for (Op op : {Op::Elements, Op::Rows, Op::Nd}) {
+            for (Op op : {Op::elements, Op::rows, Op::nd}) {
                 Case c = random_case(rng, op, dtype, r);
                 Result want = run_reference(c);
                 // Host tensors go through the device-local mirror of the staged tensors.

@@ -1,7 +1,8 @@
-// A scatter call described by value (shapes, raw bytes, options), a generator of random cases
-// that hit duplicates, negative and out-of-range indices, every policy and exclude_self, and
-// runners that execute a case on a context with host tensors (contiguous or strided) or with
-// buffer tensors surrounded by canary guard regions.
+// The Vulkan suites' view of tests/support: a scatter call described by value (shapes, packed
+// bytes, options), which the tests build and alter by hand; a generator of small random cases
+// that hit duplicates, negative and out-of-range indices, every policy and exclude_self; and
+// run_case(), which hands the call to tests/support's runner (host tensors, contiguous or with
+// gaps, or buffers between guard regions) and the oracle.
 #pragma once
 
 #include <scatter/scatter.h>
@@ -11,12 +12,16 @@
 #include <string>
 #include <vector>
 
+#include "ops.h"
+#include "shape.h"
+
 namespace vulkan_test {
 
-enum class Op { Elements, Rows, Nd };
+using scatter_test::Op;
+using scatter_test::element_count;
 
 struct Case {
-    Op op = Op::Elements;
+    Op op = Op::elements;
     scatter_dtype dtype = SCATTER_DTYPE_F32;
     uint32_t element_size = 4;
     std::vector<int64_t> data_shape, index_shape, update_shape;
@@ -32,7 +37,7 @@ struct Result {
     scatter_status status = SCATTER_OK;
     std::string message;
     std::vector<uint8_t> out;  // contiguous bytes of out (data's bytes when the call failed)
-    std::string canary;        // non-empty when memory outside the tensors was changed
+    std::string canary;        // non-empty when memory outside out's elements was changed
 };
 
 enum class Layout {
@@ -54,7 +59,5 @@ Case random_case(std::mt19937_64& rng, Op op, scatter_dtype dtype, scatter_reduc
 // (NaN, infinities, signed zeros, extremes) and random bit patterns.
 void random_values(std::mt19937_64& rng, scatter_dtype dtype, uint32_t element_size, size_t count, bool nonzero,
                    std::vector<uint8_t>* out);
-
-int64_t element_count(const std::vector<int64_t>& shape);
 
 }  // namespace vulkan_test

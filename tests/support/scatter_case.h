@@ -1,6 +1,6 @@
-// The tester: one scatter case described with a builder, run on the reference and on every
-// library configuration, compared bitwise (status, every byte of `out`'s backing store, inputs
-// untouched). Example:
+// The one case builder of the tests: a scatter case described with a builder, run on the
+// reference and on every library configuration, compared bitwise (status, every byte of `out`'s
+// backing store, inputs untouched). Example:
 //
 //   ScatterCase().op(ELEMENTS).dtype(F32).data({3, 3}, {...}).indices({2, 3}, {...})
 //       .updates({2, 3}, {...}).reduction(ADD).expect({...}).run_all_backends();
@@ -15,13 +15,13 @@
 #include <string>
 #include <vector>
 
+#include "dtypes.h"
 #include "host_tensor.h"
-#include "scatter_reference.h"
+#include "run_case.h"
 #include "tensor_values.h"
 
-namespace scatter_diff {
+namespace scatter_test {
 
-using Op = scatter_reference::Op;
 constexpr Op ELEMENTS = Op::elements;
 constexpr Op ROWS = Op::rows;
 constexpr Op ND = Op::nd;
@@ -39,8 +39,6 @@ constexpr scatter_dtype F16 = SCATTER_DTYPE_F16, BF16 = SCATTER_DTYPE_BF16,
 constexpr scatter_out_of_range OOR_ERROR = SCATTER_OUT_OF_RANGE_ERROR,
                                OOR_SKIP = SCATTER_OUT_OF_RANGE_SKIP,
                                OOR_CLAMP = SCATTER_OUT_OF_RANGE_CLAMP;
-
-struct CaseTensors;  // the materialized tensors of one run
 
 class ScatterCase {
 public:
@@ -69,6 +67,8 @@ public:
 
     // A builder expression that reproduces this case.
     std::string describe() const;
+    // The tensors and options of the call (values drawn from the seed where not given).
+    CaseTensors materialize() const;
 
     // Run on the reference and the CPU configurations (threads 1, 2, 7, parallel_for).
     void run_cpu() const;
@@ -78,7 +78,6 @@ public:
     void run_vulkan() const;
 
 private:
-    CaseTensors materialize() const;
     scatter_options options() const;
     Shape updates_shape() const;
     void run(bool cpu, bool vulkan) const;
@@ -103,6 +102,4 @@ private:
     std::optional<scatter_status> expected_status_;
 };
 
-const char* dtype_label(scatter_dtype dtype);
-
-}  // namespace scatter_diff
+}  // namespace scatter_test

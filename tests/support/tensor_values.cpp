@@ -4,9 +4,9 @@
 #include <cstring>
 #include <limits>
 
-#include "half_float.h"
+#include "dtypes.h"
 
-namespace scatter_diff {
+namespace scatter_test {
 namespace {
 
 template <class T> std::vector<uint8_t> bytes_of(T value) {
@@ -42,7 +42,11 @@ std::vector<uint8_t> random_element(scatter_dtype dtype, size_t size, const Valu
         case SCATTER_DTYPE_F16:
         case SCATTER_DTYPE_BF16:
         case SCATTER_DTYPE_F32:
-        case SCATTER_DTYPE_F64: return encode_value(dtype, random_real(rng, p.specials));
+        case SCATTER_DTYPE_F64: {
+            std::vector<uint8_t> b(dtype_size(dtype));
+            encode_value(dtype, 0, random_real(rng, p.specials), b.data());
+            return b;
+        }
         case SCATTER_DTYPE_C64: {
             float parts[2] = {float(random_real(rng, p.specials)), float(random_real(rng, p.specials))};
             std::vector<uint8_t> b(8);
@@ -73,10 +77,6 @@ std::vector<uint8_t> random_element(scatter_dtype dtype, size_t size, const Valu
     }
 }
 
-bool is_integer(scatter_dtype dtype) {
-    return dtype >= SCATTER_DTYPE_I8 && dtype <= SCATTER_DTYPE_U64;
-}
-
 bool all_zero(const uint8_t* p, size_t n) {
     for (size_t i = 0; i < n; ++i)
         if (p[i]) return false;
@@ -85,42 +85,10 @@ bool all_zero(const uint8_t* p, size_t n) {
 
 }  // namespace
 
-std::vector<uint8_t> encode_value(scatter_dtype dtype, double value) {
-    switch (dtype) {
-        case SCATTER_DTYPE_F16: return bytes_of(scatter_reference::f32_to_f16(float(value)));
-        case SCATTER_DTYPE_BF16: return bytes_of(scatter_reference::f32_to_bf16(float(value)));
-        case SCATTER_DTYPE_F32: return bytes_of(float(value));
-        case SCATTER_DTYPE_F64: return bytes_of(value);
-        case SCATTER_DTYPE_I8: return bytes_of(int8_t(value));
-        case SCATTER_DTYPE_I16: return bytes_of(int16_t(value));
-        case SCATTER_DTYPE_I32: return bytes_of(int32_t(value));
-        case SCATTER_DTYPE_I64: return bytes_of(int64_t(value));
-        case SCATTER_DTYPE_U8: return bytes_of(uint8_t(value));
-        case SCATTER_DTYPE_U16: return bytes_of(uint16_t(value));
-        case SCATTER_DTYPE_U32: return bytes_of(uint32_t(value));
-        case SCATTER_DTYPE_U64: return bytes_of(uint64_t(value));
-        case SCATTER_DTYPE_BOOL: return {uint8_t(value != 0)};
-        case SCATTER_DTYPE_C64: {
-            float parts[2] = {float(value), 0.0f};
-            std::vector<uint8_t> b(8);
-            std::memcpy(b.data(), parts, 8);
-            return b;
-        }
-        case SCATTER_DTYPE_C128: {
-            double parts[2] = {value, 0.0};
-            std::vector<uint8_t> b(16);
-            std::memcpy(b.data(), parts, 16);
-            return b;
-        }
-        default: return {};
-    }
-}
-
 void fill_values(HostTensor& t, const std::vector<double>& values) {
     size_t i = 0;
     for_each_coordinate(t.shape(), [&](const int64_t* p) {
-        std::vector<uint8_t> b = encode_value(t.dtype(), values.at(i++));
-        std::memcpy(t.element(p), b.data(), b.size());
+        encode_value(t.dtype(), t.element_size(), values.at(i++), t.element(p));
     });
 }
 
@@ -167,4 +135,4 @@ void fill_random_indices(HostTensor& indices, const std::function<int64_t(const 
     });
 }
 
-}  // namespace scatter_diff
+}  // namespace scatter_test

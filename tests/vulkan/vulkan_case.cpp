@@ -1,6 +1,6 @@
-#include "scatter_case.h"
+#include "vulkan_case.h"
 
-#include "scatter_reference.h"
+#include "run_case.h"
 
 #include <cstring>
 #include <limits>
@@ -9,147 +9,48 @@
 namespace vulkan_test {
 namespace {
 
-constexpr size_t kGuardBytes = 256;
-constexpr uint8_t kGuardByte = 0xA5;
+using scatter_test::CaseTensors;
+using scatter_test::HostTensor;
 
-std::vector<int64_t> contiguous_strides(const std::vector<int64_t>& shape, int64_t factor) {
-    std::vector<int64_t> strides(shape.size());
-    int64_t s = factor;
-    for (size_t d = shape.size(); d-- > 0;) {
-        strides[d] = s;
-        s *= shape[d] > 0 ? shape[d] : 1;
-    }
-    return strides;
+// Writes packed row-major elements into t's elements (as many as both have).
+void assign_elements(HostTensor* t, const std::vector<uint8_t>& packed) {
+    const size_t size = t->element_size();
+    size_t e = 0;
+    scatter_test::for_each_coordinate(t->shape(), [&](const int64_t* p) {
+        if ((e + 1) * size <= packed.size()) std::memcpy(t->element(p), &packed[e * size], size);
+        ++e;
+    });
 }
 
-scatter_tensor make_tensor(scatter_dtype dtype, uint32_t element_size, const std::vector<int64_t>& shape) {
-    scatter_tensor t = SCATTER_TENSOR_INIT;
-    t.dtype = dtype;
-    t.element_size = dtype == SCATTER_DTYPE_OPAQUE ? element_size : 0;
-    t.rank = uint32_t(shape.size());
-    t.shape = shape.data();
+CaseTensors to_tensors(const Case& c, bool spaced) {
+    CaseTensors t;
+    t.op = c.op;
+    t.options = c.options;
+    t.in_place = c.in_place;
+    const uint32_t opaque = c.dtype == SCATTER_DTYPE_OPAQUE ? c.element_size : 0;
+    const scatter_test::Layout layout = spaced ? scatter_test::Layout::every_second() : scatter_test::Layout::row_major();
+    t.data = HostTensor(c.dtype, c.data_shape, opaque);
+    assign_elements(&t.data, c.data);
+    t.indices = HostTensor(c.index_i64 ? SCATTER_DTYPE_I64 : SCATTER_DTYPE_I32, c.index_shape);
+    assign_elements(&t.indices, c.indices);
+    t.updates = HostTensor(c.dtype, c.update_shape, opaque, layout);
+    t.updates.fill_sentinel(0x5a);
+    assign_elements(&t.updates, c.updates);
+    if (!c.in_place) {
+        t.out = HostTensor(c.dtype, c.data_shape, opaque, layout);
+        t.out.fill_sentinel(0xa5);
+        assign_elements(&t.out, c.data);
+    }
     return t;
 }
 
-scatter_status call_reference(const Case& c, const scatter_tensor* d, const scatter_tensor* i,
-                              const scatter_tensor* u, const scatter_tensor* o) {
-    scatter_reference::Op op = c.op == Op::Elements ? scatter_reference::Op::elements
-                               : c.op == Op::Rows   ? scatter_reference::Op::rows
-                                                    : scatter_reference::Op::nd;
-    return scatter_reference::run(op, d, i, u, &c.options, o);
-}
-
-scatter_status call(scatter_context ctx, const Case& c, const scatter_tensor* d, const scatter_tensor* i,
-                    const scatter_tensor* u, const scatter_tensor* o) {
-    if (ctx == nullptr) return call_reference(c, d, i, u, o);
-    switch (c.op) {
-        case Op::Elements: return scatter_elements(ctx, d, i, u, &c.options, o);
-        case Op::Rows: return scatter_rows(ctx, d, i, u, &c.options, o);
-        default: return scatter_nd(ctx, d, i, u, &c.options, o);
-    }
-}
-
-// Spreads contiguous bytes into every second element of a twice-as-large array (stride 2 on the
-// last dimension, so the gaps interleave), with the gaps set to the guard byte.
-std::vector<uint8_t> spread(const std::vector<uint8_t>& bytes, uint32_t size) {
-    std::vector<uint8_t> wide(bytes.size() * 2, kGuardByte);
-    for (size_t e = 0; e < bytes.size() / size; ++e) std::memcpy(&wide[2 * e * size], &bytes[e * size], size);
-    return wide;
-}
-
-std::vector<uint8_t> gather(const std::vector<uint8_t>& wide, uint32_t size, std::string* canary) {
-    std::vector<uint8_t> bytes(wide.size() / 2);
-    for (size_t e = 0; e < bytes.size() / size; ++e) {
-        std::memcpy(&bytes[e * size], &wide[2 * e * size], size);
-        for (uint32_t b = 0; b < size; ++b)
-            if (wide[(2 * e + 1) * size + b] != kGuardByte) *canary = "a gap between strided out elements changed";
-    }
-    return bytes;
-}
-
-Result run_host(scatter_context ctx, const Case& c, bool strided) {
+Result run(scatter_context context, const Case& c, bool spaced, scatter_test::Placement placement) {
+    scatter_test::Outcome o = scatter_test::run_case(context, to_tensors(c, spaced), placement);
     Result r;
-    const uint32_t size = c.element_size;
-    scatter_dtype index_dtype = c.index_i64 ? SCATTER_DTYPE_I64 : SCATTER_DTYPE_I32;
-    std::vector<uint8_t> data = c.data, updates = c.updates, indices = c.indices;
-    std::vector<uint8_t> out = strided ? spread(c.data, size) : c.data;
-    std::vector<uint8_t> wide_updates = strided ? spread(updates, size) : updates;
-    std::vector<int64_t> out_strides = contiguous_strides(c.data_shape, 1);
-    std::vector<int64_t> update_strides = contiguous_strides(c.update_shape, 1);
-    if (strided) {
-        // Doubling every stride puts element e at 2e: exactly what spread() wrote.
-        for (auto& s : out_strides) s *= 2;
-        for (auto& s : update_strides) s *= 2;
-    }
-    scatter_tensor d = make_tensor(c.dtype, size, c.data_shape);
-    d.data = data.data();
-    scatter_tensor i = make_tensor(index_dtype, 0, c.index_shape);
-    i.data = indices.data();
-    scatter_tensor u = make_tensor(c.dtype, size, c.update_shape);
-    u.data = wide_updates.data();
-    u.strides = update_strides.data();
-    scatter_tensor o = make_tensor(c.dtype, size, c.data_shape);
-    o.data = out.data();
-    o.strides = out_strides.data();
-    if (c.in_place) {
-        o.data = d.data;
-        o.strides = nullptr;
-    }
-    r.status = call(ctx, c, &d, &i, &u, &o);
-    if (r.status != SCATTER_OK) r.message = scatter_last_error_message();
-    if (c.in_place) r.out = data;
-    else r.out = strided ? gather(out, size, &r.canary) : out;
-    return r;
-}
-
-// One tensor in its own buffer: guard | tensor | guard.
-struct GuardedBuffer {
-    scatter_buffer buffer = nullptr;
-    size_t bytes = 0;
-    ~GuardedBuffer() { scatter_buffer_destroy(buffer); }
-    bool create(scatter_context ctx, const std::vector<uint8_t>& contents) {
-        bytes = contents.size();
-        std::vector<uint8_t> all(bytes + 2 * kGuardBytes, kGuardByte);
-        std::memcpy(all.data() + kGuardBytes, contents.data(), bytes);
-        return scatter_buffer_create(ctx, all.size(), &buffer) == SCATTER_OK &&
-               scatter_buffer_write(buffer, 0, all.data(), all.size()) == SCATTER_OK;
-    }
-    std::vector<uint8_t> read(std::string* canary) const {
-        std::vector<uint8_t> all(bytes + 2 * kGuardBytes);
-        if (scatter_buffer_read(buffer, 0, all.data(), all.size()) != SCATTER_OK) *canary = "buffer read failed";
-        for (size_t b = 0; b < kGuardBytes; ++b)
-            if (all[b] != kGuardByte || all[kGuardBytes + bytes + b] != kGuardByte)
-                *canary = "a guard region around a device buffer changed";
-        return std::vector<uint8_t>(all.begin() + kGuardBytes, all.begin() + kGuardBytes + bytes);
-    }
-};
-
-Result run_buffers(scatter_context ctx, const Case& c) {
-    Result r;
-    GuardedBuffer data, indices, updates, out;
-    if (!data.create(ctx, c.data) || !indices.create(ctx, c.indices) || !updates.create(ctx, c.updates) ||
-        (!c.in_place && !out.create(ctx, c.data))) {
-        r.status = SCATTER_ERROR_INTERNAL;
-        r.message = std::string("creating buffers failed: ") + scatter_last_error_message();
-        return r;
-    }
-    scatter_tensor d = make_tensor(c.dtype, c.element_size, c.data_shape);
-    d.buffer = data.buffer;
-    d.byte_offset = kGuardBytes;
-    scatter_tensor i = make_tensor(c.index_i64 ? SCATTER_DTYPE_I64 : SCATTER_DTYPE_I32, 0, c.index_shape);
-    i.buffer = indices.buffer;
-    i.byte_offset = kGuardBytes;
-    scatter_tensor u = make_tensor(c.dtype, c.element_size, c.update_shape);
-    u.buffer = updates.buffer;
-    u.byte_offset = kGuardBytes;
-    scatter_tensor o = d;
-    if (!c.in_place) o.buffer = out.buffer;
-    r.status = call(ctx, c, &d, &i, &u, &o);
-    if (r.status != SCATTER_OK) r.message = scatter_last_error_message();
-    r.out = c.in_place ? data.read(&r.canary) : out.read(&r.canary);
-    if (!c.in_place && data.read(&r.canary) != c.data) r.canary = "data changed although out is another buffer";
-    indices.read(&r.canary);
-    updates.read(&r.canary);
+    r.status = o.status;
+    r.message = o.message;
+    r.out = o.tensors.destination().logical_bytes();
+    r.canary = o.stray_write;
     return r;
 }
 
@@ -187,16 +88,9 @@ double interesting_double(std::mt19937_64& rng, bool nonzero) {
 
 }  // namespace
 
-int64_t element_count(const std::vector<int64_t>& shape) {
-    int64_t n = 1;
-    for (int64_t s : shape) n *= s;
-    return n;
-}
-
 std::string Case::describe() const {
     std::ostringstream s;
-    const char* ops[] = {"elements", "rows", "nd"};
-    s << ops[int(op)] << " " << scatter_dtype_name(dtype) << " " << scatter_reduction_name(options.reduction)
+    s << scatter_test::op_name(op) << " " << scatter_dtype_name(dtype) << " " << scatter_reduction_name(options.reduction)
       << " axis=" << options.axis << " policy=" << int(options.out_of_range)
       << (options.flags & SCATTER_OPTION_EXCLUDE_SELF ? " exclude_self" : "") << (in_place ? " in_place" : "")
       << (index_i64 ? " i64" : " i32") << " data=[";
@@ -277,7 +171,7 @@ Case random_case(std::mt19937_64& rng, Op op, scatter_dtype dtype, scatter_reduc
     const bool out_of_range_allowed = c.options.out_of_range != SCATTER_OUT_OF_RANGE_ERROR;
     std::vector<int64_t> index_values;
     std::vector<int64_t> bounds;  // the dimension size each index addresses
-    if (op == Op::Elements) {
+    if (op == Op::elements) {
         int axis = int(rng() % rank);
         c.options.axis = rng() % 2 ? axis : axis - int(rank);  // negative axes too
         c.index_shape = c.data_shape;
@@ -285,7 +179,7 @@ Case random_case(std::mt19937_64& rng, Op op, scatter_dtype dtype, scatter_reduc
             c.index_shape[d] = int64_t(d) == axis ? 1 + int64_t(rng() % 7) : 1 + int64_t(rng() % c.data_shape[d]);
         c.update_shape = c.index_shape;
         bounds.assign(size_t(element_count(c.index_shape)), c.data_shape[axis]);
-    } else if (op == Op::Rows) {
+    } else if (op == Op::rows) {
         int axis = int(rng() % rank);
         c.options.axis = axis;
         size_t q = rng() % 3;
@@ -325,13 +219,13 @@ Case random_case(std::mt19937_64& rng, Op op, scatter_dtype dtype, scatter_reduc
     return c;
 }
 
-Result run_reference(const Case& c) { return run_host(nullptr, c, false); }
+Result run_reference(const Case& c) { return run(nullptr, c, false, scatter_test::Placement::host); }
 
 Result run_case(scatter_context context, const Case& c, Layout layout) {
     switch (layout) {
-        case Layout::Host: return run_host(context, c, false);
-        case Layout::HostStrided: return run_host(context, c, true);
-        default: return run_buffers(context, c);
+        case Layout::Host: return run(context, c, false, scatter_test::Placement::host);
+        case Layout::HostStrided: return run(context, c, true, scatter_test::Placement::host);
+        default: return run(context, c, false, scatter_test::Placement::buffers);
     }
 }
 

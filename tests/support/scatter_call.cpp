@@ -5,53 +5,16 @@
 
 namespace scatter_test {
 
-const char* op_name(Op op) {
-    switch (op) {
-    case Op::Elements: return "elements";
-    case Op::Rows: return "rows";
-    case Op::Nd: return "nd";
-    }
-    return "?";
-}
-
-const std::vector<Op>& all_ops() {
-    static const std::vector<Op> ops = {Op::Elements, Op::Rows, Op::Nd};
-    return ops;
-}
-
-scatter_status run_op(Op op, scatter_context context, const scatter_tensor* data,
-                      const scatter_tensor* indices, const scatter_tensor* updates,
-                      const scatter_options* options, const scatter_tensor* out) {
-    switch (op) {
-    case Op::Elements: return scatter_elements(context, data, indices, updates, options, out);
-    case Op::Rows: return scatter_rows(context, data, indices, updates, options, out);
-    case Op::Nd: return scatter_nd(context, data, indices, updates, options, out);
-    }
-    return SCATTER_ERROR_INTERNAL;
-}
-
-ContextPtr make_test_context(uint32_t thread_count) {
-    const char* backend = std::getenv("SCATTER_TEST_BACKEND");
-    scatter_context_desc desc = SCATTER_CONTEXT_DESC_INIT;
-    desc.backend = backend != nullptr && std::string(backend) == "vulkan" ? SCATTER_BACKEND_VULKAN
-                                                                          : SCATTER_BACKEND_CPU;
-    desc.thread_count = thread_count;
-    scatter_context context = nullptr;
-    const scatter_status status = scatter_context_create(&desc, &context);
-    EXPECT_EQ(status, SCATTER_OK) << scatter_last_error_message();
-    return ContextPtr(context);
-}
-
 ScatterCall::ScatterCall(Op op_, HostTensor data_, HostTensor indices_, HostTensor updates_)
     : op(op_),
       data(std::move(data_)),
       indices(std::move(indices_)),
       updates(std::move(updates_)),
       out(data.dtype(), data.shape(), data.element_size()),
-      data_desc(data.desc()),
-      indices_desc(indices.desc()),
-      updates_desc(updates.desc()),
-      out_desc(out.desc()),
+      data_desc(data.descriptor()),
+      indices_desc(indices.descriptor()),
+      updates_desc(updates.descriptor()),
+      out_desc(out.descriptor()),
       data_arg(&data_desc),
       indices_arg(&indices_desc),
       updates_arg(&updates_desc),
@@ -73,19 +36,19 @@ std::unique_ptr<ScatterCall> valid_call(Op op, scatter_dtype dtype, scatter_dtyp
     std::vector<int64_t> data_shape, index_shape, update_shape;
     std::vector<double> index_values;
     switch (op) {
-    case Op::Elements:
+    case Op::elements:
         data_shape = {3, 4};
         index_shape = {2, 4};
         update_shape = {2, 4};
         index_values = {0, 1, 2, 0, 2, 1, 0, -1};
         break;
-    case Op::Rows:
+    case Op::rows:
         data_shape = {5, 3};
         index_shape = {4};
         update_shape = {4, 3};
         index_values = {4, 0, -2, 1};
         break;
-    case Op::Nd:
+    case Op::nd:
         data_shape = {4, 3};
         index_shape = {2, 1};
         update_shape = {2, 3};
@@ -117,10 +80,10 @@ std::unique_ptr<ScatterCall> valid_call(Op op, scatter_dtype dtype, scatter_dtyp
 void expect_rejected(scatter_context context, ScatterCall& call, scatter_status expected,
                      const std::vector<std::string>& message_parts) {
     call.out.fill_sentinel(0x3c);
-    const std::vector<uint8_t> data_before = call.data.bytes();
-    const std::vector<uint8_t> indices_before = call.indices.bytes();
-    const std::vector<uint8_t> updates_before = call.updates.bytes();
-    const std::vector<uint8_t> out_before = call.out.bytes();
+    const std::vector<uint8_t> data_before = call.data.storage();
+    const std::vector<uint8_t> indices_before = call.indices.storage();
+    const std::vector<uint8_t> updates_before = call.updates.storage();
+    const std::vector<uint8_t> out_before = call.out.storage();
 
     // Leave a known message behind first, so a stale message cannot pass for the new one.
     (void)scatter_buffer_write(nullptr, 0, nullptr, 1);
@@ -136,10 +99,28 @@ void expect_rejected(scatter_context context, ScatterCall& call, scatter_status 
     for (const std::string& part : message_parts)
         EXPECT_NE(message.find(part), std::string::npos)
             << "message \"" << message << "\" does not contain \"" << part << "\"";
-    EXPECT_TRUE(call.data.bytes() == data_before) << "data changed";
-    EXPECT_TRUE(call.indices.bytes() == indices_before) << "indices changed";
-    EXPECT_TRUE(call.updates.bytes() == updates_before) << "updates changed";
-    EXPECT_TRUE(call.out.bytes() == out_before) << "out changed";
+    EXPECT_TRUE(call.data.storage() == data_before) << "data changed";
+    EXPECT_TRUE(call.indices.storage() == indices_before) << "indices changed";
+    EXPECT_TRUE(call.updates.storage() == updates_before) << "updates changed";
+    EXPECT_TRUE(call.out.storage() == out_before) << "out changed";
+}
+
+scatter_context untouched_context() { return reinterpret_cast<scatter_context>(uintptr_t{0x5a5a}); }
+
+void expect_create_fails(const scatter_context_desc* desc, scatter_status expected,
+                         const std::vector<std::string>& parts) {
+    scatter_context context = untouched_context();
+    const scatter_status status = scatter_context_create(desc, &context);
+    const std::string message = scatter_last_error_message();
+    EXPECT_STREQ(scatter_status_name(status), scatter_status_name(expected)) << message;
+    if (status == SCATTER_OK) {
+        scatter_context_destroy(context);
+        return;
+    }
+    EXPECT_EQ(context, untouched_context()) << "out_context written on failure";
+    EXPECT_TRUE(is_one_sentence(message));
+    for (const std::string& part : parts)
+        EXPECT_NE(message.find(part), std::string::npos) << message << " lacks " << part;
 }
 
 }  // namespace scatter_test

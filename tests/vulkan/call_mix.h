@@ -1,0 +1,143 @@
+// The call-path suites' shared fixture pieces: an application-owned Vulkan device whose device
+// functions count every vkCreate*/vkAllocate*/vkFree*/vkDestroy* (the test hands libscatter its
+// own vkGetInstanceProcAddr), and a mix of calls that takes every kind of pass.
+#pragma once
+
+#define VK_NO_PROTOTYPES
+#include <vulkan/vulkan.h>
+
+#include <scatter/scatter.h>
+
+#include <gtest/gtest.h>
+
+#include <cstdint>
+#include <cstring>
+
+namespace vulkan_test {
+
+// Under AddressSanitizer every allocation and thread start costs several times more, and its
+// quarantine holds freed memory: cost ratios and resident-memory bounds are checked elsewhere.
+#if defined(__SANITIZE_ADDRESS__)
+#define SCATTER_TEST_ASAN 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define SCATTER_TEST_ASAN 1
+#endif
+#endif
+#ifdef SCATTER_TEST_ASAN
+constexpr bool kUnderAddressSanitizer = true;
+#else
+constexpr bool kUnderAddressSanitizer = false;
+#endif
+
+// How many Vulkan objects libscatter created, allocated, freed or destroyed through the
+// counting table so far.
+int64_t counted_vulkan_object_calls();
+
+// An application device (no validation layer: the counts and timings are libscatter's own).
+struct Application {
+    VkInstance instance = VK_NULL_HANDLE;
+    VkPhysicalDevice physical = VK_NULL_HANDLE;
+    VkDevice device = VK_NULL_HANDLE;
+    VkQueue queue = VK_NULL_HANDLE;
+    uint32_t family = 0;
+
+    // Creates the instance and device with the counting table; false when there is no device.
+    bool start();
+    ~Application();
+};
+
+// A context on app's device, through the counting table.
+scatter_context context_on(const Application& app, uint32_t flags);
+
+scatter_tensor tensor(scatter_dtype dtype, uint32_t rank, const int64_t* shape, void* host);
+
+// A mix of calls that takes every kind of pass: host tensors (staging), resident buffers, the
+// target path (`none`, f32 add), the atomic path (i32 add), mean, rows and nd, an index error.
+class CallMix {
+public:
+    explicit CallMix(scatter_context ctx) : ctx_(ctx) {
+        for (int i = 0; i < 64; ++i) {
+            data_[i] = float(i);
+            idata_[i] = i;
+        }
+        for (int i = 0; i < 16; ++i) {
+            index_[i] = (i * 5) % 8;
+            update_[i] = 0.5f * float(i);
+            iupdate_[i] = i;
+            rows_[i % 4] = (i * 3) % 8;
+        }
+        EXPECT_EQ(scatter_buffer_create(ctx, sizeof data_, &data_buffer_), SCATTER_OK);
+        EXPECT_EQ(scatter_buffer_create(ctx, sizeof data_, &out_buffer_), SCATTER_OK);
+        EXPECT_EQ(scatter_buffer_create(ctx, sizeof index_, &index_buffer_), SCATTER_OK);
+        EXPECT_EQ(scatter_buffer_create(ctx, sizeof update_, &update_buffer_), SCATTER_OK);
+        scatter_buffer_write(data_buffer_, 0, data_, sizeof data_);
+        scatter_buffer_write(index_buffer_, 0, index_, sizeof index_);
+        scatter_buffer_write(update_buffer_, 0, update_, sizeof update_);
+    }
+    ~CallMix() {
+        for (scatter_buffer b : {data_buffer_, out_buffer_, index_buffer_, update_buffer_}) scatter_buffer_destroy(b);
+    }
+
+    // Call number `i` of the mix; returns whether it gave the status it should.
+    bool call(int i) {
+        static const int64_t data_shape[2] = {8, 8}, index_shape[2] = {2, 8}, rows_shape[1] = {4},
+                             row_updates_shape[2] = {4, 8}, nd_index_shape[2] = {4, 1};
+        scatter_options o = SCATTER_OPTIONS_INIT;
+        scatter_tensor d = tensor(SCATTER_DTYPE_F32, 2, data_shape, data_);
+        scatter_tensor idx = tensor(SCATTER_DTYPE_I64, 2, index_shape, index_);
+        scatter_tensor u = tensor(SCATTER_DTYPE_F32, 2, index_shape, update_);
+        scatter_tensor out = tensor(SCATTER_DTYPE_F32, 2, data_shape, out_);
+        switch (i % 7) {
+            case 0:  // host tensors, `none`
+                return scatter_elements(ctx_, &d, &idx, &u, &o, &out) == SCATTER_OK;
+            case 1: {  // resident, f32 add (target path)
+                o.reduction = SCATTER_REDUCTION_ADD;
+                for (scatter_tensor* t : {&d, &idx, &u, &out}) t->data = nullptr;
+                d.buffer = data_buffer_;
+                idx.buffer = index_buffer_;
+                u.buffer = update_buffer_;
+                out.buffer = out_buffer_;
+                return scatter_elements(ctx_, &d, &idx, &u, &o, &out) == SCATTER_OK;
+            }
+            case 2: {  // i32 add: the atomic path
+                o.reduction = SCATTER_REDUCTION_ADD;
+                d = tensor(SCATTER_DTYPE_I32, 2, data_shape, idata_);
+                u = tensor(SCATTER_DTYPE_I32, 2, index_shape, iupdate_);
+                out = tensor(SCATTER_DTYPE_I32, 2, data_shape, iout_);
+                return scatter_elements(ctx_, &d, &idx, &u, &o, &out) == SCATTER_OK;
+            }
+            case 3:  // mean
+                o.reduction = SCATTER_REDUCTION_MEAN;
+                return scatter_elements(ctx_, &d, &idx, &u, &o, &out) == SCATTER_OK;
+            case 4: {  // rows max
+                o.reduction = SCATTER_REDUCTION_MAX;
+                scatter_tensor r = tensor(SCATTER_DTYPE_I64, 1, rows_shape, rows_);
+                scatter_tensor ru = tensor(SCATTER_DTYPE_F32, 2, row_updates_shape, update_);
+                return scatter_rows(ctx_, &d, &r, &ru, &o, &out) == SCATTER_OK;
+            }
+            case 5: {  // nd mul
+                o.reduction = SCATTER_REDUCTION_MUL;
+                scatter_tensor r = tensor(SCATTER_DTYPE_I64, 2, nd_index_shape, rows_);
+                scatter_tensor ru = tensor(SCATTER_DTYPE_F32, 2, row_updates_shape, update_);
+                return scatter_nd(ctx_, &d, &r, &ru, &o, &out) == SCATTER_OK;
+            }
+            default: {  // an index out of range: found on the device, nothing written
+                int64_t bad[16];
+                std::memcpy(bad, index_, sizeof bad);
+                bad[11] = 8;
+                idx.data = bad;
+                return scatter_elements(ctx_, &d, &idx, &u, &o, &out) == SCATTER_ERROR_INDEX_OUT_OF_RANGE;
+            }
+        }
+    }
+
+private:
+    scatter_context ctx_;
+    float data_[64], out_[64] = {}, update_[16];
+    int32_t idata_[64], iout_[64] = {}, iupdate_[16];
+    int64_t index_[16], rows_[4];
+    scatter_buffer data_buffer_ = nullptr, out_buffer_ = nullptr, index_buffer_ = nullptr, update_buffer_ = nullptr;
+};
+
+}  // namespace vulkan_test
