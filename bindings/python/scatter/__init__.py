@@ -1,22 +1,31 @@
-"""libscatter for Python: scatter numpy arrays on the CPU or a Vulkan GPU (ctypes, no copies).
+"""libscatter for Python: scatter numpy arrays (and CPU torch tensors) on the CPU or a Vulkan GPU.
+
+Installed as the distribution ``libscatter``, imported as ``scatter``::
 
     import numpy as np, scatter
     out = scatter.elements(np.zeros(4, np.float32), np.array([1, 1, 3]),
                            np.ones(3, np.float32), reduction="add")   # [0, 2, 0, 1]
+
+Functions: :func:`elements`, :func:`rows`, :func:`nd` (the three operations) and
+:func:`devices`. Classes: :class:`Context` (backend, device, threads, log hook), :class:`Buffer`
+and :class:`DeviceArray` (memory owned by a context). Every failure raises a subclass of
+:class:`ScatterError` that is also the matching builtin (``IndexOutOfRangeError`` is an
+``IndexError``, ``TypeMismatchError`` a ``TypeError``, ...).
 """
 from ._context import Buffer, Context, DeviceArray
+from ._devices import Device, devices
 from ._errors import (BackendUnavailableError, DeviceLostError, IndexOutOfRangeError,
                       InternalError, InvalidArgumentError, OutOfMemoryError, ScatterError,
                       ShapeMismatchError, TypeMismatchError, UnsupportedError)
 from ._library import lib as _lib, library_path
 from ._ops import OUT_OF_RANGE, REDUCTION_ALIASES, REDUCTIONS, elements, nd, rows
 
-__version__ = _lib.scatter_version_string().decode()
-library_version = __version__
+__version__: str = _lib.scatter_version_string().decode()
+library_version: str = __version__
 
 __all__ = [
-    "elements", "rows", "nd", "Context", "Buffer", "DeviceArray", "ScatterError", "InvalidArgumentError",
-    "TypeMismatchError", "ShapeMismatchError", "IndexOutOfRangeError", "UnsupportedError",
-    "OutOfMemoryError", "BackendUnavailableError", "DeviceLostError", "InternalError",
+    "elements", "rows", "nd", "devices", "Device", "Context", "Buffer", "DeviceArray", "ScatterError",
+    "InvalidArgumentError", "TypeMismatchError", "ShapeMismatchError", "IndexOutOfRangeError",
+    "UnsupportedError", "OutOfMemoryError", "BackendUnavailableError", "DeviceLostError", "InternalError",
     "REDUCTIONS", "REDUCTION_ALIASES", "OUT_OF_RANGE", "library_path", "library_version",
 ]

@@ -1,15 +1,23 @@
 """Context: which backend, device and thread count the operations run on."""
 import ctypes
+import logging
 import math
 import weakref
+from typing import Callable, Optional, Sequence, Union
 
 import numpy as np
 
 from ._errors import InvalidArgumentError, TypeMismatchError, c_integer, error_for_status
-from ._library import ContextDesc, lib
+from ._library import ContextDesc, LogFunction, lib
 
 BACKENDS = {"auto": 0, "cpu": 1, "vulkan": 2}
 _FLAG_ALLOW_NONDETERMINISM = 0x1
+_FLAG_VALIDATION = 0x2
+# scatter_log_level -> name and the logging module's level.
+_LOG_LEVELS = {0: ("debug", logging.DEBUG), 1: ("info", logging.INFO), 2: ("warning", logging.WARNING),
+               3: ("error", logging.ERROR)}
+
+LogHandler = Callable[[str, str], None]
 
 
 def check(status):
@@ -26,50 +34,101 @@ def backend_code(backend):
             f"backend {backend!r} is not one of {', '.join(BACKENDS)}") from None
 
 
+def _log_function(log: Union[None, str, LogHandler]):
+    """The C callback for Context(log=...), or None."""
+    if log is None:
+        return None
+    if log == "logging":
+        logger = logging.getLogger("scatter")
+
+        def handler(level: str, message: str) -> None:
+            logger.log(getattr(logging, level.upper()), "%s", message)
+    elif callable(log):
+        handler = log
+    else:
+        raise TypeError("log must be None, \"logging\" or a callable(level, message)")
+
+    def trampoline(_user, level, message):
+        # An exception must not unwind into the library's thread: report it and go on.
+        try:
+            handler(_LOG_LEVELS.get(level, ("error", 0))[0], message.decode("utf-8", "replace"))
+        except Exception:  # noqa: BLE001 - any handler error, reported by the logging module
+            logging.getLogger("scatter").exception("the scatter log handler raised")
+    return LogFunction(trampoline)
+
+
 class Context:
     """A libscatter context. One context may be used from several threads at once.
 
-    backend: "auto", "cpu" or "vulkan"; device: Vulkan device index (-1: automatic);
-    threads: CPU threads (0: one per hardware thread); deterministic=False allows faster paths
-    whose float results may depend on the order duplicates are applied in.
+    Parameters
+    ----------
+    backend : {"auto", "cpu", "vulkan"}
+        Where operations run. ``"auto"`` takes a usable GPU when there is one and routes each
+        call on host arrays to the CPU or the GPU by a cost model.
+    threads : int
+        CPU threads (0: one per hardware thread).
+    device : int
+        Vulkan device index from :func:`scatter.devices` (-1: chosen automatically).
+    deterministic : bool
+        False allows faster paths whose float results may depend on the order in which
+        duplicate indices are applied.
+    log : None, "logging" or callable
+        Where the library's log lines go: nowhere (None), Python's ``logging`` module under the
+        logger ``"scatter"`` (``"logging"``), or ``log(level, message)`` with level one of
+        ``"debug"``, ``"info"``, ``"warning"``, ``"error"``. It may be called from any thread
+        that uses the context; an exception it raises is logged, never propagated.
+    validation : bool
+        Vulkan: enable the validation layer when installed (its messages go to ``log``).
+
+    Raises
+    ------
+    BackendUnavailableError
+        The backend (or device) asked for is not there.
+    InvalidArgumentError
+        A parameter is out of range.
     """
 
-    def __init__(self, backend="auto", threads=0, device=-1, deterministic=True):
+    def __init__(self, backend: str = "auto", threads: int = 0, device: int = -1,
+                 deterministic: bool = True, log: Union[None, str, LogHandler] = None,
+                 validation: bool = False) -> None:
         self._handle = None
-        self._buffers = weakref.WeakSet()
+        self._buffers: "weakref.WeakSet[Buffer]" = weakref.WeakSet()
+        self._log = _log_function(log)  # kept alive as long as the context
+        flags = (0 if deterministic else _FLAG_ALLOW_NONDETERMINISM) | (_FLAG_VALIDATION if validation else 0)
         desc = ContextDesc(struct_size=ctypes.sizeof(ContextDesc), backend=backend_code(backend),
                            device_index=c_integer(device, "int32", "device"),
-                           thread_count=c_integer(threads, "uint32", "threads"),
-                           flags=0 if deterministic else _FLAG_ALLOW_NONDETERMINISM)
+                           thread_count=c_integer(threads, "uint32", "threads"), flags=flags,
+                           log=ctypes.cast(self._log, ctypes.c_void_p) if self._log else None)
         handle = ctypes.c_void_p()
         check(lib.scatter_context_create(ctypes.byref(desc), ctypes.byref(handle)))
         self._handle = handle
 
     @property
-    def handle(self):
+    def handle(self) -> ctypes.c_void_p:
+        """The C handle (scatter_context); raises InvalidArgumentError once closed."""
         if self._handle is None:
             raise InvalidArgumentError("the context was closed")
         return self._handle
 
     @property
-    def backend(self):
+    def backend(self) -> str:
         """The backend the context runs on: "cpu" or "vulkan"."""
         code = ctypes.c_int32()
         check(lib.scatter_context_backend(self.handle, ctypes.byref(code)))
         return lib.scatter_backend_name(code.value).decode()
 
-    def buffer(self, size):
+    def buffer(self, size: int) -> "Buffer":
         """A zero-filled buffer of `size` bytes owned by this context (device memory on Vulkan)."""
         return Buffer(self, size)
 
-    def to_device(self, array):
+    def to_device(self, array: np.ndarray) -> "DeviceArray":
         """Copies a numpy array into a new buffer of this context and returns it as a DeviceArray."""
         array = np.ascontiguousarray(array)
         buffer = Buffer(self, array.nbytes)
         buffer.write(array)
         return DeviceArray(buffer, array.shape, array.dtype)
 
-    def empty(self, shape, dtype):
+    def empty(self, shape: Sequence[int], dtype: "np.typing.DTypeLike") -> "DeviceArray":
         """A zero-filled DeviceArray of `shape` and `dtype` in a new buffer of this context."""
         dtype = np.dtype(dtype)
         if dtype.hasobject:
@@ -78,7 +137,7 @@ class Context:
         # Python integers: numpy's int64 product would wrap silently on a huge shape.
         return DeviceArray(Buffer(self, math.prod(shape) * dtype.itemsize), shape, dtype)
 
-    def close(self):
+    def close(self) -> None:
         """Destroys the context, first destroying the buffers still open on it."""
         if self._handle is not None:
             for buffer in list(self._buffers):
@@ -86,7 +145,7 @@ class Context:
             lib.scatter_context_destroy(self._handle)
             self._handle = None
 
-    def __enter__(self):
+    def __enter__(self) -> "Context":
         return self
 
     def __exit__(self, *exc):

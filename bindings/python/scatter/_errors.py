@@ -1,4 +1,7 @@
-"""Exceptions: one class per libscatter status, all subclasses of ScatterError."""
+"""Exceptions: one class per libscatter status, each a subclass of ScatterError and of the
+builtin exception Python code would expect for that kind of failure (ValueError, TypeError,
+IndexError, MemoryError, RuntimeError), so both `except scatter.ScatterError` and, say,
+`except IndexError` catch an out-of-range index."""
 import operator
 
 
@@ -19,17 +22,17 @@ def _status_class(class_name, status_name, builtin=None):
     return type(class_name, bases, {"status": status_name, "__module__": "scatter"})
 
 
-# Also a ValueError, so that code written for Python's own conventions (a bad value) catches it.
+# One table: class name, status name, the builtin it also is.
 InvalidArgumentError = _status_class("InvalidArgumentError", "SCATTER_ERROR_INVALID_ARGUMENT", ValueError)
-TypeMismatchError = _status_class("TypeMismatchError", "SCATTER_ERROR_TYPE_MISMATCH")
-ShapeMismatchError = _status_class("ShapeMismatchError", "SCATTER_ERROR_SHAPE_MISMATCH")
-IndexOutOfRangeError = _status_class("IndexOutOfRangeError", "SCATTER_ERROR_INDEX_OUT_OF_RANGE")
-UnsupportedError = _status_class("UnsupportedError", "SCATTER_ERROR_UNSUPPORTED")
-OutOfMemoryError = _status_class("OutOfMemoryError", "SCATTER_ERROR_OUT_OF_MEMORY")
-BackendUnavailableError = _status_class("BackendUnavailableError",
-                                        "SCATTER_ERROR_BACKEND_UNAVAILABLE")
-DeviceLostError = _status_class("DeviceLostError", "SCATTER_ERROR_DEVICE_LOST")
-InternalError = _status_class("InternalError", "SCATTER_ERROR_INTERNAL")
+TypeMismatchError = _status_class("TypeMismatchError", "SCATTER_ERROR_TYPE_MISMATCH", TypeError)
+ShapeMismatchError = _status_class("ShapeMismatchError", "SCATTER_ERROR_SHAPE_MISMATCH", ValueError)
+IndexOutOfRangeError = _status_class("IndexOutOfRangeError", "SCATTER_ERROR_INDEX_OUT_OF_RANGE", IndexError)
+UnsupportedError = _status_class("UnsupportedError", "SCATTER_ERROR_UNSUPPORTED", RuntimeError)
+OutOfMemoryError = _status_class("OutOfMemoryError", "SCATTER_ERROR_OUT_OF_MEMORY", MemoryError)
+BackendUnavailableError = _status_class("BackendUnavailableError", "SCATTER_ERROR_BACKEND_UNAVAILABLE",
+                                        RuntimeError)
+DeviceLostError = _status_class("DeviceLostError", "SCATTER_ERROR_DEVICE_LOST", RuntimeError)
+InternalError = _status_class("InternalError", "SCATTER_ERROR_INTERNAL", RuntimeError)
 
 # Status values are pinned forever by the C header, so this table never needs to change order.
 ERROR_CLASSES = {

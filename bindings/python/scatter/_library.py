@@ -55,6 +55,31 @@ class ContextDesc(ctypes.Structure):
     ]
 
 
+class DeviceInfo(ctypes.Structure):
+    _fields_ = [
+        ("struct_size", ctypes.c_uint32),
+        ("backend", ctypes.c_int32),
+        ("index", ctypes.c_uint32),
+        ("type", ctypes.c_int32),
+        ("name", ctypes.c_char * 256),
+        ("vendor_id", ctypes.c_uint32),
+        ("device_id", ctypes.c_uint32),
+        ("api_version", ctypes.c_uint32),
+        ("thread_count", ctypes.c_uint32),
+        ("features", ctypes.c_uint64),
+        ("max_buffer_range", ctypes.c_uint64),
+    ]
+
+
+# scatter_log_fn: void (*)(void* user, scatter_log_level level, const char* message)
+LogFunction = ctypes.CFUNCTYPE(None, ctypes.c_void_p, ctypes.c_int32, ctypes.c_char_p)
+
+# The structs above, by their C names: checked against the C compiler's layout by the tests
+# (tests/test_layout.py, with bindings/native_layout.c).
+STRUCTS = {"scatter_tensor": Tensor, "scatter_options": Options,
+           "scatter_context_desc": ContextDesc, "scatter_device_info": DeviceInfo}
+
+
 def _candidates():
     explicit = os.environ.get("SCATTER_LIBRARY")
     if explicit:
@@ -87,6 +112,7 @@ def _declare(lib):
         "scatter_buffer_size": (c.c_uint64, [c.c_void_p]),
         "scatter_buffer_write": (status, [c.c_void_p, c.c_uint64, c.c_void_p, c.c_uint64]),
         "scatter_buffer_read": (status, [c.c_void_p, c.c_uint64, c.c_void_p, c.c_uint64]),
+        "scatter_devices": (status, [c.POINTER(DeviceInfo), c.POINTER(c.c_uint32)]),
     }
     for op in ("scatter_elements", "scatter_rows", "scatter_nd"):
         table[op] = (status, [c.c_void_p, tensor_p, tensor_p, tensor_p, c.POINTER(Options),

@@ -1,10 +1,12 @@
-"""scatter.elements / rows / nd on numpy arrays."""
+"""scatter.elements / rows / nd on numpy arrays, torch CPU tensors and other array objects."""
 import ctypes
+import warnings
+from typing import Any, Optional, Tuple
 
 import numpy as np
 
 from ._context import Context, DeviceArray, check, default_context
-from ._errors import InvalidArgumentError, TypeMismatchError, c_integer
+from ._errors import InvalidArgumentError, TypeMismatchError, UnsupportedError, c_integer
 from ._library import Options, lib
 from ._tensor import TensorView
 
@@ -25,18 +27,99 @@ def _choice(table, value, what, aliases=None):
             f"{what} {value!r} is not one of {', '.join(table)}{also}") from None
 
 
-def _as_array(value, dtype=None):
-    # Arrays pass through untouched (no copy, no cast); lists and scalars become new arrays.
+def _is_torch_tensor(value) -> bool:
+    # No import of torch: only a tensor that already exists can be one.
+    return type(value).__module__.startswith("torch") and type(value).__name__ in ("Tensor", "Parameter")
+
+
+def _torch_view(tensor, name):
+    """The numpy array that shares a CPU torch tensor's memory."""
+    if tensor.device.type != "cpu":
+        raise UnsupportedError(f"{name} is a torch tensor on {tensor.device}; libscatter reads host "
+                               f"memory here: pass {name}.cpu(), or use a scatter.Context buffer")
+    try:
+        return tensor.detach().numpy()
+    except TypeError as e:  # bfloat16 and other dtypes numpy lacks
+        raise TypeMismatchError(f"{name} has torch dtype {tensor.dtype}, which numpy cannot view: {e}") from None
+
+
+def _as_input(value, name) -> np.ndarray:
+    """An array for a read-only argument, sharing memory where the object allows it."""
     if isinstance(value, (np.ndarray, DeviceArray)):
-        return value
-    return np.asarray(value, dtype=dtype)
+        return value  # untouched: no copy, no cast
+    if _is_torch_tensor(value):
+        return _torch_view(value, name)
+    if hasattr(value, "__dlpack__"):
+        try:
+            return np.from_dlpack(value)
+        except (TypeError, RuntimeError, BufferError):
+            pass  # not on the CPU or not viewable: __array__ below, or fail there
+    if hasattr(value, "__array__") or hasattr(value, "__array_interface__"):
+        return np.asarray(value)
+    return None
+
+
+def _exact_array(value, dtype: np.dtype, name: str) -> np.ndarray:
+    """A Python scalar or (nested) list as an array of `dtype`, refused unless no value changes.
+
+    Into integer and bool data every value must be that dtype's exactly (no truncated fraction,
+    no wrap-around, no 2 becoming True); into float and complex data values are rounded to the
+    nearest representable one, as numpy would, but may not overflow to infinity or drop a
+    nonzero imaginary part.
+    """
+    if dtype.kind == "V":  # records: numpy builds them from tuples, field by field
+        return np.asarray(value, dtype=dtype)
+    natural = np.asarray(value)
+    if dtype.kind in "SU":  # strings: the same kind, never cut to fit
+        if natural.dtype.kind != dtype.kind or natural.dtype.itemsize > dtype.itemsize:
+            raise TypeMismatchError(f"{name} {value!r} does not fit the data dtype {dtype} unchanged")
+        return natural.astype(dtype)
+    if natural.dtype.hasobject or natural.dtype.kind not in "biufc":
+        raise TypeMismatchError(f"{name} {value!r} is not a number or a list of numbers")
+    if natural.dtype == dtype:
+        return natural
+    with warnings.catch_warnings(), np.errstate(all="ignore"):
+        warnings.simplefilter("ignore")
+        converted = natural.astype(dtype)
+        if dtype.kind in "fc":
+            lost = np.isfinite(natural) & ~np.isfinite(converted)
+            if dtype.kind == "f" and natural.dtype.kind == "c":
+                lost |= natural.imag != 0
+        else:
+            back = converted.astype(natural.dtype)
+            lost = back != natural
+            if natural.dtype.kind == "f":
+                lost |= ~np.isfinite(natural)
+    if np.any(lost):
+        bad = natural[lost].flat[0] if natural.ndim else natural.item()
+        how = "is out of the range of" if dtype.kind in "fc" else "does not convert exactly to"
+        raise TypeMismatchError(f"{name} value {bad!r} {how} the data dtype {dtype}; "
+                                f"pass an array of dtype {dtype} to convert it yourself")
+    return converted
+
+
+def _writable_out(out, name="out"):
+    """(array to write, object to return) for `out`."""
+    if isinstance(out, (np.ndarray, DeviceArray)):
+        return out, out
+    if _is_torch_tensor(out):
+        return _torch_view(out, name), out
+    raise TypeError("out must be a numpy array, a CPU torch tensor or a scatter.DeviceArray")
 
 
 def _run(c_function, data, indices, updates, axis, reduction, exclude_self, out_of_range,
          backend, out, context):
-    data = _as_array(data)
-    indices = _as_array(indices)
-    updates = _as_array(updates, dtype=data.dtype)
+    torch_data = data if _is_torch_tensor(data) else None
+    data_array = _as_input(data, "data")
+    if data_array is None:
+        data_array = np.asarray(data)  # a list: a new array, numpy's natural dtype
+    indices_array = _as_input(indices, "indices")
+    if indices_array is None:
+        indices_array = _exact_array(indices, np.dtype(np.int64), "indices")
+    updates_array = _as_input(updates, "updates")
+    if updates_array is None:
+        updates_array = _exact_array(updates, data_array.dtype, "updates")
+    data, indices, updates = data_array, indices_array, updates_array
     # Checked first, before any rule that compares dtypes, so the message names the real problem.
     for name, array in (("data", data), ("indices", indices), ("updates", updates), ("out", out)):
         if isinstance(array, (np.ndarray, DeviceArray)) and array.dtype.hasobject:
@@ -58,43 +141,115 @@ def _run(c_function, data, indices, updates, axis, reduction, exclude_self, out_
     if out is None:
         out = context.empty(data.shape, data.dtype) if isinstance(data, DeviceArray) \
             else np.empty_like(data)
-    elif not isinstance(out, DeviceArray):
-        if not isinstance(out, np.ndarray):
-            raise TypeError("out must be a numpy array or a scatter.DeviceArray")
-        if not out.flags.writeable:
-            raise InvalidArgumentError("out is read-only")
-        if data.dtype.kind in "SUV" and out.dtype != data.dtype:
-            raise TypeMismatchError(f"out dtype {out.dtype} must equal data dtype {data.dtype}")
+        result = out
+        if torch_data is not None:
+            import torch  # present: data is one of its tensors
+            result = torch.from_numpy(out)
+    else:
+        out, result = _writable_out(out)
+        if isinstance(out, np.ndarray):
+            if not out.flags.writeable:
+                raise InvalidArgumentError("out is read-only")
+            if data.dtype.kind in "SUV" and out.dtype != data.dtype:
+                raise TypeMismatchError(f"out dtype {out.dtype} must equal data dtype {data.dtype}")
     views = [TensorView(a, n) for a, n in
              ((data, "data"), (indices, "indices"), (updates, "updates"), (out, "out"))]
     check(c_function(context.handle, views[0].pointer(), views[1].pointer(),
                      views[2].pointer(), ctypes.byref(options), views[3].pointer()))
-    return out
+    return result
 
 
-def elements(data, indices, updates, axis=0, reduction="none", exclude_self=False,
-             out_of_range="error", backend="auto", out=None, context=None):
-    """ONNX ScatterElements / torch.scatter_reduce: updates[p] goes to p with p[axis]=indices[p].
+_COMMON_PARAMETERS = """
+    Parameters
+    ----------
+    data : array_like
+        The tensor scattered into: a numpy array, a CPU ``torch.Tensor``, any object with
+        ``__dlpack__`` or ``__array__`` (read without a copy where it allows), a
+        :class:`DeviceArray`, or a list.
+    indices : array_like of int32 or int64
+        {indices}
+        A list becomes int64; its values must be integers.
+    updates : array_like
+        {updates}
+        Of data's dtype; a scalar or list converts only when no value changes (into integer
+        and bool data exactly; into float data rounded to nearest, without overflow), otherwise
+        :class:`TypeMismatchError`.
+    axis : int
+        {axis}
+    reduction : str
+        How an update combines with its target: ``"none"`` (replace), ``"add"``, ``"sub"``,
+        ``"mul"``, ``"div"``, ``"max"``, ``"min"``, ``"mean"``; PyTorch's and ONNX's names
+        ``"sum"``, ``"prod"``, ``"multiply"``, ``"amax"``, ``"amin"`` too. Several updates of
+        one target are applied in row-major order of their position.
+    exclude_self : bool
+        Targets that receive updates start from the reduction's identity instead of data.
+    out_of_range : {{"error", "skip", "clamp"}}
+        An index outside ``[-s, s)`` fails the call (nothing written), is skipped, or is clamped.
+    backend : {{"auto", "cpu", "vulkan"}}
+        The shared context used when ``context`` is not given.
+    out : array, optional
+        Where the result goes (``out=data`` works in place). A new array of data's type when
+        not given: a torch tensor for torch data, else a numpy array (a DeviceArray for one).
+    context : Context, optional
+        The context to run on.
 
-    Returns `out` (a new array when not given; out=data works in place). Raises a
-    ScatterError subclass on failure, leaving out (and data) unchanged.
-    """
+    Returns
+    -------
+    numpy.ndarray, torch.Tensor or DeviceArray
+        ``out``, holding data with the updates applied.
+
+    Raises
+    ------
+    ScatterError
+        A subclass per status (also a ValueError, TypeError, IndexError, MemoryError or
+        RuntimeError); ``out`` and data are unchanged then.
+"""
+
+
+def elements(data: Any, indices: Any, updates: Any, axis: int = 0, reduction: str = "none",
+             exclude_self: bool = False, out_of_range: str = "error", backend: str = "auto",
+             out: Optional[Any] = None, context: Optional[Context] = None) -> Any:
     return _run(lib.scatter_elements, data, indices, updates, axis, reduction, exclude_self,
                 out_of_range, backend, out, context)
 
 
-def rows(data, indices, updates, axis=0, reduction="none", exclude_self=False,
-         out_of_range="error", backend="auto", out=None, context=None):
-    """torch.index_add_ / Paddle scatter: slice p of updates goes to slice indices[p] on axis."""
+def rows(data: Any, indices: Any, updates: Any, axis: int = 0, reduction: str = "none",
+         exclude_self: bool = False, out_of_range: str = "error", backend: str = "auto",
+         out: Optional[Any] = None, context: Optional[Context] = None) -> Any:
     return _run(lib.scatter_rows, data, indices, updates, axis, reduction, exclude_self,
                 out_of_range, backend, out, context)
 
 
-def nd(data, indices, updates, axis=0, reduction="none", exclude_self=False,
-       out_of_range="error", backend="auto", out=None, context=None):
-    """ONNX ScatterND / tf.tensor_scatter_nd_*: indices[..., :k] address slices of data.
-
-    axis is accepted for a uniform signature with elements/rows and must be 0.
-    """
+def nd(data: Any, indices: Any, updates: Any, axis: int = 0, reduction: str = "none",
+       exclude_self: bool = False, out_of_range: str = "error", backend: str = "auto",
+       out: Optional[Any] = None, context: Optional[Context] = None) -> Any:
     return _run(lib.scatter_nd, data, indices, updates, axis, reduction, exclude_self,
                 out_of_range, backend, out, context)
+
+
+elements.__doc__ = """Scatters element by element (ONNX ScatterElements, ``torch.scatter_reduce``).
+
+    ``updates[p]`` goes to the element of data at ``p`` with ``p[axis]`` replaced by
+    ``indices[p]``; indices and updates have data's rank.
+""" + _COMMON_PARAMETERS.format(
+    indices="Same shape as updates, at most data's extent off the axis.",
+    updates="Same shape as indices.",
+    axis="The dimension the indices address (negative counts from the end).")
+
+rows.__doc__ = """Scatters whole slices along an axis (``torch.index_add_``, Paddle scatter).
+
+    Slice ``p`` of updates (every position of data's other dimensions) goes to slice
+    ``indices[p]`` of data along ``axis``.
+""" + _COMMON_PARAMETERS.format(
+    indices="Any shape q; updates' shape is data's with the axis dimension replaced by q.",
+    updates="data.shape[:axis] + indices.shape + data.shape[axis + 1:].",
+    axis="The dimension whose slices are addressed.")
+
+nd.__doc__ = """Scatters slices addressed by index tuples (ONNX ScatterND, ``tf.tensor_scatter_nd_*``).
+
+    ``indices[..., :k]`` addresses the first k dimensions of data; the slice there receives
+    ``updates[...]``.
+""" + _COMMON_PARAMETERS.format(
+    indices="Shape batch + (k,), 1 <= k <= data.ndim.",
+    updates="batch + data.shape[k:].",
+    axis="Accepted for a signature uniform with elements and rows; must be 0.")

@@ -1,5 +1,6 @@
-/* Prints the layout of the structs and the values of the enums the C# binding declares, as the
- * C compiler sees them, for ScatterTests to compare with its own declarations:
+/* Prints the layout of the structs and the values of the enums the bindings declare, as the C
+ * compiler sees them, for each binding's tests to compare with its own declarations (C#:
+ * ScatterTests; Python: tests/test_layout.py):
  *   struct <name> <sizeof>   field <struct> <name> <offsetof> <sizeof>   enum <name> <value> */
 #include <stddef.h>
 #include <stdio.h>
@@ -43,6 +44,19 @@ int main(void) {
     FIELD(scatter_context_desc, log);
     FIELD(scatter_context_desc, log_user);
 
+    STRUCT(scatter_device_info);
+    FIELD(scatter_device_info, struct_size);
+    FIELD(scatter_device_info, backend);
+    FIELD(scatter_device_info, index);
+    FIELD(scatter_device_info, type);
+    FIELD(scatter_device_info, name);
+    FIELD(scatter_device_info, vendor_id);
+    FIELD(scatter_device_info, device_id);
+    FIELD(scatter_device_info, api_version);
+    FIELD(scatter_device_info, thread_count);
+    FIELD(scatter_device_info, features);
+    FIELD(scatter_device_info, max_buffer_range);
+
     SCATTER_STATUS_LIST(STATUS_ENUMERATOR)
     ENUMERATOR(SCATTER_DTYPE_UNDEFINED);
     ENUMERATOR(SCATTER_DTYPE_F16);
@@ -81,6 +95,31 @@ int main(void) {
     ENUMERATOR(SCATTER_OPTION_ALLOW_NONDETERMINISM);
     ENUMERATOR(SCATTER_CONTEXT_FLAG_ALLOW_NONDETERMINISM);
     ENUMERATOR(SCATTER_CONTEXT_FLAG_VALIDATION);
+    ENUMERATOR(SCATTER_CONTEXT_FLAG_PROFILE);
+    ENUMERATOR(SCATTER_LOG_DEBUG);
+    ENUMERATOR(SCATTER_LOG_INFO);
+    ENUMERATOR(SCATTER_LOG_WARNING);
+    ENUMERATOR(SCATTER_LOG_ERROR);
+    ENUMERATOR(SCATTER_DEVICE_TYPE_OTHER);
+    ENUMERATOR(SCATTER_DEVICE_TYPE_INTEGRATED_GPU);
+    ENUMERATOR(SCATTER_DEVICE_TYPE_DISCRETE_GPU);
+    ENUMERATOR(SCATTER_DEVICE_TYPE_VIRTUAL_GPU);
+    ENUMERATOR(SCATTER_DEVICE_TYPE_CPU);
+    ENUMERATOR(SCATTER_FEATURE_INT8);
+    ENUMERATOR(SCATTER_FEATURE_INT16);
+    ENUMERATOR(SCATTER_FEATURE_INT64);
+    ENUMERATOR(SCATTER_FEATURE_FLOAT16);
+    ENUMERATOR(SCATTER_FEATURE_FLOAT64);
+    ENUMERATOR(SCATTER_FEATURE_STORAGE8);
+    ENUMERATOR(SCATTER_FEATURE_STORAGE16);
+    ENUMERATOR(SCATTER_FEATURE_INT64_ATOMICS);
+    ENUMERATOR(SCATTER_FEATURE_FLOAT32_ATOMIC_ADD);
+    ENUMERATOR(SCATTER_FEATURE_FLOAT32_ATOMIC_MINMAX);
+    ENUMERATOR(SCATTER_FEATURE_SUBGROUPS);
+    ENUMERATOR(SCATTER_FEATURE_BUFFER_DEVICE_ADDRESS);
+    ENUMERATOR(SCATTER_FEATURE_DENORM_PRESERVE32);
+    ENUMERATOR(SCATTER_FEATURE_DENORM_PRESERVE64);
+    ENUMERATOR(SCATTER_MAX_RANK);
     ENUMERATOR(SCATTER_VERSION_MAJOR);
     return 0;
 }
