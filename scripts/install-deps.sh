@@ -43,3 +43,13 @@ if [ ${#missing[@]} -gt 0 ]; then
   $sudo_cmd apt-get update -qq
   DEBIAN_FRONTEND=noninteractive $sudo_cmd apt-get install -y -qq --no-install-recommends "${missing[@]}"
 fi
+
+# The JavaScript binding's one dependency, koffi (pinned in bindings/js/package-lock.json), from
+# the npm registry, with the machine's Node.js; only with the test packages and where npm exists.
+if [ "${packages[*]}" = "${build_packages[*]} ${test_packages[*]}" ] && command -v npm >/dev/null; then
+  here=$(cd "$(dirname "$0")/.." && pwd)
+  if [ ! -d "$here/bindings/js/node_modules/koffi" ]; then
+    echo "installing: koffi (npm ci in bindings/js)"
+    (cd "$here/bindings/js" && npm ci --no-audit --no-fund --loglevel=error)
+  fi
+fi

@@ -4,6 +4,8 @@ A fenced block right after `<!-- readme-test: KIND -->` is run: `c` (compiled as
 the built library), `cpp` (C++17, through scatter.hpp), `cli` (bash, with `scatter` on PATH, in
 an empty directory), `python` (with the binding and the built library). A block after
 `<!-- readme-test: KIND output -->` is what that snippet must print. Every kind must be present.
+The other languages' blocks (`js`, `rust`, `csharp`) are run by their bindings' own tests
+(`ctest -L bindings`), which need node, cargo and mono.
 
     run_readme.py --source DIR --work DIR --cli PATH --library PATH --cc CC --cxx CXX
 """
@@ -108,10 +110,12 @@ def main():
                             env=py_env)
 
     for kind, want in expected.items():
+        if kind not in KINDS:
+            continue  # csharp, rust: run by their bindings' own tests
         if outputs.get(kind, "").strip() != want.strip():
             raise SystemExit(f"FAILED: the {kind} example printed\n{outputs.get(kind)}\nbut the README says\n{want}")
     print(f"README: {', '.join(KINDS)} examples and scatter.h's quick start ran; "
-          f"outputs of {', '.join(sorted(expected))} as the README shows")
+          f"outputs of {', '.join(sorted(k for k in expected if k in KINDS))} as the README shows")
     return 0
 
 
