@@ -1,5 +1,5 @@
 """The version is set once, by project(VERSION) in CMakeLists.txt; everything else that states it
-must agree: the header's SCATTER_VERSION_* macros, the Python, Rust and C# manifests,
+must agree: the header's SCATTER_VERSION_* macros, the Python, Rust, C# and JavaScript manifests,
 CHANGELOG.md, the library's scatter_version()/scatter_version_string() and `scatter version`.
 Every manifest also names the MIT licence of LICENSE.
 
@@ -7,6 +7,7 @@ Every manifest also names the MIT licence of LICENSE.
 """
 import argparse
 import ctypes
+import json
 import os
 import re
 import subprocess
@@ -57,13 +58,18 @@ def main():
     check(re.search(r'^license = \{text = "MIT"\}', pyproject, re.MULTILINE) is not None,
           "bindings/python/pyproject.toml names the MIT licence")
 
-    cargo = read(source, "bindings/rust/Cargo.toml")
-    check(first(r'^version = "([^"]+)"', cargo, "Cargo.toml") == version, "bindings/rust/Cargo.toml version")
-    check(re.search(r'^license = "MIT"', cargo, re.MULTILINE) is not None,
-          "bindings/rust/Cargo.toml names the MIT licence")
     lock = read(source, "bindings/rust/Cargo.lock")
-    check(first(r'^name = "scatter"\nversion = "([^"]+)"', lock, "Cargo.lock") == version,
-          "bindings/rust/Cargo.lock version of scatter")
+    for crate in ("scatter", "scatter-sys"):
+        cargo = read(source, f"bindings/rust/{crate}/Cargo.toml")
+        check(first(r'^version = "([^"]+)"', cargo, f"{crate}/Cargo.toml") == version,
+              f"bindings/rust/{crate}/Cargo.toml version")
+        check(re.search(r'^license = "MIT"', cargo, re.MULTILINE) is not None,
+              f"bindings/rust/{crate}/Cargo.toml names the MIT licence")
+        check(first(rf'^name = "{crate}"\nversion = "([^"]+)"', lock, "Cargo.lock") == version,
+              f"bindings/rust/Cargo.lock version of {crate}")
+    cargo = read(source, "bindings/rust/scatter/Cargo.toml")
+    check(first(r'^scatter-sys = \{ version = "([^"]+)"', cargo, "scatter/Cargo.toml") == version,
+          "bindings/rust/scatter/Cargo.toml: the scatter-sys version it depends on")
 
     assembly = read(source, "bindings/csharp/src/AssemblyInfo.cs")
     check(first(r'AssemblyVersion\("([^"]+)"\)', assembly, "AssemblyInfo.cs") == version,
@@ -74,13 +80,35 @@ def main():
     native = read(source, "bindings/csharp/src/Native.cs")
     check(first(r"public const uint VersionMajor = ([0-9]+);", native, "Native.cs") == str(major),
           "bindings/csharp Native.VersionMajor")
-    rust_lib = read(source, "bindings/rust/src/ffi.rs") + read(source, "bindings/rust/src/lib.rs")
-    rust_major = first(r"VERSION_MAJOR: u32 = ([0-9]+);", rust_lib, "rust ffi")
-    check(rust_major == str(major), "bindings/rust ffi::SCATTER_VERSION_MAJOR")
+    csproj = read(source, "bindings/csharp/LibScatter.csproj")
+    check(first(r"<Version>([^<]+)</Version>", csproj, "LibScatter.csproj") == version,
+          "bindings/csharp/LibScatter.csproj Version")
+    check("<PackageLicenseExpression>MIT</PackageLicenseExpression>" in csproj,
+          "bindings/csharp/LibScatter.csproj names the MIT licence")
+    nuspec = read(source, "bindings/csharp/LibScatter.nuspec")
+    check(first(r"<version>([^<]+)</version>", nuspec, "LibScatter.nuspec") == version,
+          "bindings/csharp/LibScatter.nuspec version")
+    check("<licenseUrl>https://licenses.nuget.org/MIT</licenseUrl>" in nuspec,
+          "bindings/csharp/LibScatter.nuspec names the MIT licence")
+    unity = read(source, "bindings/csharp/unity/com.libscatter.scatter/package.json")
+    check(first(r'^  "version": "([^"]+)"', unity, "Unity package.json") == version,
+          "bindings/csharp/unity package.json version")
+    check(re.search(r'^  "license": "MIT"', unity, re.MULTILINE) is not None,
+          "bindings/csharp/unity package.json names the MIT licence")
+    rust_lib = read(source, "bindings/rust/scatter-sys/src/lib.rs")
+    rust_major = first(r"VERSION_MAJOR: u32 = ([0-9]+);", rust_lib, "scatter-sys")
+    check(rust_major == str(major), "bindings/rust scatter_sys::SCATTER_VERSION_MAJOR")
 
     python_library = read(source, "bindings/python/scatter/_library.py")
     check(first(r"^BINDING_MAJOR = ([0-9]+)", python_library, "_library.py") == str(major),
           "bindings/python BINDING_MAJOR")
+
+    js_package = json.loads(read(source, "bindings/js/package.json"))
+    check(js_package.get("version") == version, "bindings/js/package.json version")
+    check(js_package.get("license") == "MIT", "bindings/js/package.json names the MIT licence")
+    js_library = read(source, "bindings/js/lib/library.js")
+    check(first(r"^const BINDING_MAJOR = ([0-9]+);", js_library, "library.js") == str(major),
+          "bindings/js BINDING_MAJOR")
 
     licence = read(source, "LICENSE")
     check(licence.startswith("MIT License"), "LICENSE is the MIT licence")

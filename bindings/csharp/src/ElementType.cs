@@ -26,8 +26,11 @@ namespace LibScatter
             { typeof(System.Numerics.Complex), DType.C128 },
         };
 
-        public static ElementType Of(Type type)
+        private static readonly Dictionary<Type, uint> OpaqueSizes = new Dictionary<Type, uint>();
+
+        public static ElementType Of<T>() where T : struct
         {
+            Type type = typeof(T);
             if (type.IsEnum) type = Enum.GetUnderlyingType(type);
             DType dtype;
             if (Table.TryGetValue(type, out dtype)) return new ElementType { DType = dtype };
@@ -35,40 +38,28 @@ namespace LibScatter
             // where it does not (Mono, Unity).
             if (type.FullName == "System.Half") return new ElementType { DType = DType.F16 };
             // Any other struct travels as opaque bytes (only reduction none).
-            return new ElementType { DType = DType.Opaque, Size = ArrayStride(type) };
+            return new ElementType { DType = DType.Opaque, Size = OpaqueSize<T>() };
         }
 
-        private static readonly Dictionary<Type, uint> Strides = new Dictionary<Type, uint>();
-
-        // The distance between two elements of a pinned T[] (Marshal.SizeOf gives the size of the
-        // marshalled copy instead, which differs for a struct holding a bool or a char).
-        private static uint ArrayStride(Type type)
+        // The distance between two elements of a T[] or Span<T> (Marshal.SizeOf gives the size of
+        // the marshalled copy instead, which differs for a struct holding a bool or a char).
+        private static uint OpaqueSize<T>() where T : struct
         {
-            lock (Strides)
+            lock (OpaqueSizes)
             {
-                uint stride;
-                if (Strides.TryGetValue(type, out stride)) return stride;
-                Array pair = Array.CreateInstance(type, 2);
-                GCHandle handle;
+                uint size;
+                if (OpaqueSizes.TryGetValue(typeof(T), out size)) return size;
                 try
                 {
-                    handle = GCHandle.Alloc(pair, GCHandleType.Pinned);
+                    size = (uint)MemoryMarshal.AsBytes(new ReadOnlySpan<T>(new T[1])).Length;
                 }
                 catch (ArgumentException)
                 {
-                    throw ScatterException.Binding(Status.Unsupported, type + " arrays cannot be pinned (not blittable)");
+                    throw ScatterException.Binding(Status.Unsupported,
+                                                   typeof(T) + " holds references: only plain-data structs can be scattered");
                 }
-                try
-                {
-                    stride = (uint)((long)Marshal.UnsafeAddrOfPinnedArrayElement(pair, 1) -
-                                    (long)Marshal.UnsafeAddrOfPinnedArrayElement(pair, 0));
-                }
-                finally
-                {
-                    handle.Free();
-                }
-                Strides[type] = stride;
-                return stride;
+                OpaqueSizes[typeof(T)] = size;
+                return size;
             }
         }
     }

@@ -1,7 +1,8 @@
 // Raw P/Invoke declarations of include/scatter/scatter.h. Structs are blittable and laid out
 // exactly as the C structs (checked by the test against sizeof/offsetof printed by a C program);
 // enums are 32-bit like the header's. Strings come back as IntPtr: the library owns them, so the
-// marshaller must not free them.
+// marshaller must not free them. Call ScatterLibrary.Load() before the first call made here
+// directly (see ScatterLibrary.cs for why, and where it looks for the library).
 using System;
 using System.Runtime.InteropServices;
 using Microsoft.Win32.SafeHandles;
@@ -76,6 +77,39 @@ namespace LibScatter
         Vulkan = 2,
     }
 
+    /// <summary>scatter_device_type.</summary>
+    public enum DeviceType : int
+    {
+        Other = 0,
+        IntegratedGpu = 1,
+        DiscreteGpu = 2,
+        VirtualGpu = 3,
+        Cpu = 4,
+    }
+
+    /// <summary>SCATTER_FEATURE_*: device features that matter to scatter.</summary>
+    [Flags]
+    public enum DeviceFeatures : ulong
+    {
+        None = 0,
+        Int8 = 0x1,
+        Int16 = 0x2,
+        Int64 = 0x4,
+        Float16 = 0x8,
+        Float64 = 0x10,
+        Storage8 = 0x20,
+        Storage16 = 0x40,
+        Int64Atomics = 0x80,
+        Float32AtomicAdd = 0x100,
+        Float32AtomicMinMax = 0x200,
+        Subgroups = 0x400,
+        BufferDeviceAddress = 0x800,
+        /// <summary>Subnormal f32 (f16, bf16, c64) values are kept by arithmetic.</summary>
+        DenormPreserve32 = 0x1000,
+        /// <summary>Subnormal f64 (c128) values are kept by arithmetic.</summary>
+        DenormPreserve64 = 0x2000,
+    }
+
     /// <summary>The C API as declared in scatter.h, for callers who need more than the
     /// Scatter wrapper (buffers, views with strides). Every function follows the header's rules.</summary>
     public static class Native
@@ -90,6 +124,9 @@ namespace LibScatter
 
         /// <summary>The major version this binding was written for (SCATTER_VERSION_MAJOR).</summary>
         public const uint VersionMajor = 0;
+
+        /// <summary>SCATTER_MAX_RANK: the largest rank any tensor may have.</summary>
+        public const int MaxRank = 16;
 
         public const uint OptionExcludeSelf = 0x1;
         public const uint OptionAllowNondeterminism = 0x2;
@@ -136,6 +173,23 @@ namespace LibScatter
             public IntPtr Allocator;
             public IntPtr Log;
             public IntPtr LogUser;
+        }
+
+        /// <summary>scatter_device_info. Name is NUL-terminated UTF-8.</summary>
+        [StructLayout(LayoutKind.Sequential)]
+        public unsafe struct DeviceInfo
+        {
+            public uint StructSize;
+            public Backend Backend;
+            public uint Index;
+            public DeviceType Type;
+            public fixed byte Name[256];
+            public uint VendorId;
+            public uint DeviceId;
+            public uint ApiVersion;
+            public uint ThreadCount;
+            public DeviceFeatures Features;
+            public ulong MaxBufferRange;
         }
 
         /// <summary>SCATTER_TENSOR_INIT.</summary>
@@ -188,6 +242,11 @@ namespace LibScatter
 
         [DllImport(LibraryName, CallingConvention = CallingConvention.Cdecl)]
         public static extern Status scatter_context_backend(ContextHandle context, out Backend backend);
+
+        /// <summary>With infos null, writes the number of devices to count; otherwise count is the
+        /// capacity of infos (each with StructSize set) and receives the number written.</summary>
+        [DllImport(LibraryName, CallingConvention = CallingConvention.Cdecl)]
+        public static extern Status scatter_devices([In, Out] DeviceInfo[] infos, ref uint count);
 
         [DllImport(LibraryName, CallingConvention = CallingConvention.Cdecl)]
         public static extern Status scatter_elements(ContextHandle context, ref Tensor data, ref Tensor indices,

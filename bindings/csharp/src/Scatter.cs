@@ -1,8 +1,10 @@
-// The safe wrapper: the three operations over managed arrays, pinned for the duration of the
-// call (no copies), each with its row-major shape.
+// The safe wrapper: the three operations over managed memory, pinned for the duration of the
+// call (no copies). Each operation comes in four forms: arrays with their row-major shapes,
+// 1-D arrays (no shapes), and the same two over Span<T> / ReadOnlySpan<T> writing into a
+// caller's Span<T>.
 using System;
+using System.Runtime.CompilerServices;
 using System.Runtime.InteropServices;
-using System.Threading;
 
 namespace LibScatter
 {
@@ -42,21 +44,22 @@ namespace LibScatter
         }
     }
 
-    /// <summary>The three scatter operations over managed arrays. Element types: float, double,
+    /// <summary>The three scatter operations over managed memory. Element types: float, double,
     /// sbyte, short, int, long, byte, ushort, uint, ulong, bool, System.Numerics.Complex (c128),
     /// System.Half where the runtime has it (f16), enums (as their underlying type), and any
-    /// other blittable struct as an opaque element (reduction none only). Index types: int, long.
-    /// Every array is a contiguous row-major tensor whose length must equal its shape's product.
-    /// </summary>
+    /// other struct without references as an opaque element (reduction none only). Index types:
+    /// int, long. Every array or span is a contiguous row-major tensor whose length must equal its
+    /// shape's product; the 1-D forms take the length as the shape (and, for Nd, indices as
+    /// [n, 1]). Argument errors throw ScatterArgumentException (an ArgumentException), other
+    /// failures ScatterException; either way the output is unchanged.</summary>
     public static class Scatter
     {
         private static readonly object SharedLock = new object();
         private static ScatterContext shared;
-        private static int versionChecked;
 
         /// <summary>The reduction named `name`: none, add, sub, mul, div, max, min, mean, or the
         /// PyTorch (sum, prod, amax, amin) and ONNX (multiply) names, aliases of add, mul, max,
-        /// min. Throws ArgumentException for any other name.</summary>
+        /// min. Throws ScatterArgumentException (InvalidArgument) for any other name.</summary>
         public static Reduction ParseReduction(string name)
         {
             switch (name)
@@ -70,15 +73,34 @@ namespace LibScatter
                 case "min": case "amin": return Reduction.Min;
                 case "mean": return Reduction.Mean;
                 default:
-                    throw new ArgumentException("reduction \"" + name + "\" is not one of none, add, sub, mul, " +
-                                                "div, max, min, mean (or sum, prod, multiply, amax, amin)", "name");
+                    throw ScatterException.Binding(Status.InvalidArgument,
+                                                   "reduction \"" + name + "\" is not one of none, add, sub, mul, div, " +
+                                                   "max, min, mean (or sum, prod, multiply, amax, amin)", "name");
             }
         }
 
-        /// <summary>The loaded library's version string, e.g. "0.1.0".</summary>
+        /// <summary>The loaded library's version string, e.g. "0.1.0". Loads the library.</summary>
         public static string LibraryVersion
         {
-            get { return Native.Utf8(Native.scatter_version_string()); }
+            get
+            {
+                ScatterLibrary.Load();
+                return VersionString();
+            }
+        }
+
+        [MethodImpl(MethodImplOptions.NoInlining)]
+        private static string VersionString()
+        {
+            return Native.Utf8(Native.scatter_version_string());
+        }
+
+        /// <summary>The devices: entry 0 is always the CPU, then every Vulkan device in driver
+        /// order (none where Vulkan is absent). Loads the library.</summary>
+        public static Device[] Devices()
+        {
+            ScatterLibrary.Load();
+            return Device.List();
         }
 
         /// <summary>The context used when a call passes none: Backend.Auto, created on first use
@@ -95,6 +117,8 @@ namespace LibScatter
             }
         }
 
+        // ---- Elements ----
+
         /// <summary>ONNX ScatterElements / PyTorch scatter_reduce_: the update at position p goes
         /// to p with p[axis] = indices[p]. indices and updates have the same shape.</summary>
         /// <returns>output, or a new array when output is null; output may be data (in place).</returns>
@@ -104,157 +128,266 @@ namespace LibScatter
                                               ScatterContext context = null, T[] output = null)
             where T : struct where TIndex : struct
         {
-            return Run(Op.Elements, data, dataShape, indices, indicesShape, updates, updatesShape, options, context, output);
+            return RunArrays(Op.Elements, data, dataShape, indices, indicesShape, updates, updatesShape, options, context, output);
         }
+
+        /// <summary>Elements on 1-D data: indices and updates are 1-D of one length.</summary>
+        /// <returns>output, or a new array when output is null; output may be data (in place).</returns>
+        public static T[] Elements<T, TIndex>(T[] data, TIndex[] indices, T[] updates,
+                                              ScatterOptions options = default(ScatterOptions),
+                                              ScatterContext context = null, T[] output = null)
+            where T : struct where TIndex : struct
+        {
+            return RunArrays1D(Op.Elements, data, indices, updates, options, context, output);
+        }
+
+        /// <summary>Elements over spans, written into output (which may be the memory of data:
+        /// in place).</summary>
+        public static void Elements<T, TIndex>(ReadOnlySpan<T> data, ReadOnlySpan<long> dataShape,
+                                               ReadOnlySpan<TIndex> indices, ReadOnlySpan<long> indicesShape,
+                                               ReadOnlySpan<T> updates, ReadOnlySpan<long> updatesShape, Span<T> output,
+                                               ScatterOptions options = default(ScatterOptions),
+                                               ScatterContext context = null)
+            where T : struct where TIndex : struct
+        {
+            Run(Op.Elements, data, dataShape, indices, indicesShape, updates, updatesShape, output, options, context);
+        }
+
+        /// <summary>Elements over 1-D spans, written into output (which may be data's memory).</summary>
+        public static void Elements<T, TIndex>(ReadOnlySpan<T> data, ReadOnlySpan<TIndex> indices,
+                                               ReadOnlySpan<T> updates, Span<T> output,
+                                               ScatterOptions options = default(ScatterOptions),
+                                               ScatterContext context = null)
+            where T : struct where TIndex : struct
+        {
+            Run1D(Op.Elements, data, indices, updates, output, options, context);
+        }
+
+        // ---- Rows ----
 
         /// <summary>MindSpore scatter_*, Paddle scatter, PyTorch index_add_: the slice of updates at
         /// index position p goes to the slice of data at indices[p] on the axis;
         /// updates.shape = data.shape[:axis] + indices.shape + data.shape[axis+1:].</summary>
+        /// <returns>output, or a new array when output is null; output may be data (in place).</returns>
         public static T[] Rows<T, TIndex>(T[] data, long[] dataShape, TIndex[] indices, long[] indicesShape,
                                           T[] updates, long[] updatesShape,
                                           ScatterOptions options = default(ScatterOptions),
                                           ScatterContext context = null, T[] output = null)
             where T : struct where TIndex : struct
         {
-            return Run(Op.Rows, data, dataShape, indices, indicesShape, updates, updatesShape, options, context, output);
+            return RunArrays(Op.Rows, data, dataShape, indices, indicesShape, updates, updatesShape, options, context, output);
         }
+
+        /// <summary>Rows on 1-D data: indices and updates are 1-D of one length.</summary>
+        public static T[] Rows<T, TIndex>(T[] data, TIndex[] indices, T[] updates,
+                                          ScatterOptions options = default(ScatterOptions),
+                                          ScatterContext context = null, T[] output = null)
+            where T : struct where TIndex : struct
+        {
+            return RunArrays1D(Op.Rows, data, indices, updates, options, context, output);
+        }
+
+        /// <summary>Rows over spans, written into output (which may be data's memory).</summary>
+        public static void Rows<T, TIndex>(ReadOnlySpan<T> data, ReadOnlySpan<long> dataShape,
+                                           ReadOnlySpan<TIndex> indices, ReadOnlySpan<long> indicesShape,
+                                           ReadOnlySpan<T> updates, ReadOnlySpan<long> updatesShape, Span<T> output,
+                                           ScatterOptions options = default(ScatterOptions),
+                                           ScatterContext context = null)
+            where T : struct where TIndex : struct
+        {
+            Run(Op.Rows, data, dataShape, indices, indicesShape, updates, updatesShape, output, options, context);
+        }
+
+        /// <summary>Rows over 1-D spans, written into output (which may be data's memory).</summary>
+        public static void Rows<T, TIndex>(ReadOnlySpan<T> data, ReadOnlySpan<TIndex> indices,
+                                           ReadOnlySpan<T> updates, Span<T> output,
+                                           ScatterOptions options = default(ScatterOptions),
+                                           ScatterContext context = null)
+            where T : struct where TIndex : struct
+        {
+            Run1D(Op.Rows, data, indices, updates, output, options, context);
+        }
+
+        // ---- Nd ----
 
         /// <summary>ONNX ScatterND, TensorFlow tensor_scatter_nd_*: indices.shape = [..., k],
         /// updates.shape = indices.shape[:-1] + data.shape[k:]. options.Axis must be 0.</summary>
+        /// <returns>output, or a new array when output is null; output may be data (in place).</returns>
         public static T[] Nd<T, TIndex>(T[] data, long[] dataShape, TIndex[] indices, long[] indicesShape,
                                         T[] updates, long[] updatesShape,
                                         ScatterOptions options = default(ScatterOptions),
                                         ScatterContext context = null, T[] output = null)
             where T : struct where TIndex : struct
         {
-            return Run(Op.Nd, data, dataShape, indices, indicesShape, updates, updatesShape, options, context, output);
+            return RunArrays(Op.Nd, data, dataShape, indices, indicesShape, updates, updatesShape, options, context, output);
         }
+
+        /// <summary>Nd on 1-D data: n indices (as shape [n, 1]) and n updates.</summary>
+        public static T[] Nd<T, TIndex>(T[] data, TIndex[] indices, T[] updates,
+                                        ScatterOptions options = default(ScatterOptions),
+                                        ScatterContext context = null, T[] output = null)
+            where T : struct where TIndex : struct
+        {
+            return RunArrays1D(Op.Nd, data, indices, updates, options, context, output);
+        }
+
+        /// <summary>Nd over spans, written into output (which may be data's memory).</summary>
+        public static void Nd<T, TIndex>(ReadOnlySpan<T> data, ReadOnlySpan<long> dataShape,
+                                         ReadOnlySpan<TIndex> indices, ReadOnlySpan<long> indicesShape,
+                                         ReadOnlySpan<T> updates, ReadOnlySpan<long> updatesShape, Span<T> output,
+                                         ScatterOptions options = default(ScatterOptions),
+                                         ScatterContext context = null)
+            where T : struct where TIndex : struct
+        {
+            Run(Op.Nd, data, dataShape, indices, indicesShape, updates, updatesShape, output, options, context);
+        }
+
+        /// <summary>Nd over 1-D spans: n indices (as shape [n, 1]) and n updates.</summary>
+        public static void Nd<T, TIndex>(ReadOnlySpan<T> data, ReadOnlySpan<TIndex> indices,
+                                         ReadOnlySpan<T> updates, Span<T> output,
+                                         ScatterOptions options = default(ScatterOptions),
+                                         ScatterContext context = null)
+            where T : struct where TIndex : struct
+        {
+            Run1D(Op.Nd, data, indices, updates, output, options, context);
+        }
+
+        // ---- The one path every form takes ----
 
         private enum Op { Elements, Rows, Nd }
 
-        internal static void CheckLibraryVersion()
-        {
-            if (Volatile.Read(ref versionChecked) != 0) return;
-            uint major = Native.scatter_version() >> 22;
-            if (major != Native.VersionMajor)
-                throw new InvalidOperationException("libscatter " + LibraryVersion + " has major version " + major +
-                                                    "; this binding needs " + Native.VersionMajor);
-            Volatile.Write(ref versionChecked, 1);
-        }
-
-        private static T[] Run<T, TIndex>(Op op, T[] data, long[] dataShape, TIndex[] indices, long[] indicesShape,
-                                          T[] updates, long[] updatesShape, ScatterOptions options,
-                                          ScatterContext context, T[] output)
+        private static T[] RunArrays<T, TIndex>(Op op, T[] data, long[] dataShape, TIndex[] indices, long[] indicesShape,
+                                                T[] updates, long[] updatesShape, ScatterOptions options,
+                                                ScatterContext context, T[] output)
             where T : struct where TIndex : struct
         {
-            CheckLibraryVersion();
-            CheckArray("data", data, dataShape);
-            CheckArray("indices", indices, indicesShape);
-            CheckArray("updates", updates, updatesShape);
-            if (output == null)
-            {
-                output = new T[data.Length];
-            }
-            else if (output.Length != data.Length)
-            {
-                throw ScatterException.Binding(Status.ShapeMismatch, "output has " + output.Length +
-                                               " elements, data has " + data.Length);
-            }
-            if (context == null) context = SharedContext;
-
-            Native.Options nativeOptions = options.ToNative();
-            using (var pins = new Pins())
-            {
-                Native.Tensor tData = pins.Tensor(data, dataShape);
-                Native.Tensor tIndices = pins.Tensor(indices, indicesShape);
-                Native.Tensor tUpdates = pins.Tensor(updates, updatesShape);
-                Native.Tensor tOut = pins.Tensor(output, dataShape);
-                Status status;
-                switch (op)
-                {
-                    case Op.Elements:
-                        status = Native.scatter_elements(context.Handle, ref tData, ref tIndices, ref tUpdates,
-                                                         ref nativeOptions, ref tOut);
-                        break;
-                    case Op.Rows:
-                        status = Native.scatter_rows(context.Handle, ref tData, ref tIndices, ref tUpdates,
-                                                     ref nativeOptions, ref tOut);
-                        break;
-                    default:
-                        status = Native.scatter_nd(context.Handle, ref tData, ref tIndices, ref tUpdates,
-                                                   ref nativeOptions, ref tOut);
-                        break;
-                }
-                ScatterException.Check(status);
-            }
+            // A null array would become an empty span: refuse it instead.
+            if (data == null) throw new ArgumentNullException("data");
+            if (dataShape == null) throw new ArgumentNullException("dataShape");
+            if (indices == null) throw new ArgumentNullException("indices");
+            if (indicesShape == null) throw new ArgumentNullException("indicesShape");
+            if (updates == null) throw new ArgumentNullException("updates");
+            if (updatesShape == null) throw new ArgumentNullException("updatesShape");
+            if (output == null) output = new T[data.Length];
+            Run<T, TIndex>(op, data, dataShape, indices, indicesShape, updates, updatesShape, output, options, context);
             return output;
         }
 
-        // The library reads as many elements as the shape names: an array must hold exactly that
-        // many, or the call would read or write outside it.
-        private static void CheckArray<T>(string name, T[] array, long[] shape)
+        private static T[] RunArrays1D<T, TIndex>(Op op, T[] data, TIndex[] indices, T[] updates,
+                                                  ScatterOptions options, ScatterContext context, T[] output)
+            where T : struct where TIndex : struct
         {
-            if (array == null) throw new ArgumentNullException(name);
-            if (shape == null) throw new ArgumentNullException(name + "Shape");
+            if (data == null) throw new ArgumentNullException("data");
+            if (indices == null) throw new ArgumentNullException("indices");
+            if (updates == null) throw new ArgumentNullException("updates");
+            if (output == null) output = new T[data.Length];
+            Run1D<T, TIndex>(op, data, indices, updates, output, options, context);
+            return output;
+        }
+
+        private static unsafe void Run1D<T, TIndex>(Op op, ReadOnlySpan<T> data, ReadOnlySpan<TIndex> indices,
+                                                    ReadOnlySpan<T> updates, Span<T> output, ScatterOptions options,
+                                                    ScatterContext context)
+            where T : struct where TIndex : struct
+        {
+            long* shapeMemory = stackalloc long[4];
+            var shapes = new Span<long>(shapeMemory, 4);
+            shapes[0] = data.Length;    // data
+            shapes[1] = indices.Length; // indices: [n], or [n, 1] for nd
+            shapes[2] = 1;
+            shapes[3] = updates.Length; // updates
+            Run(op, data, shapes.Slice(0, 1), indices, shapes.Slice(1, op == Op.Nd ? 2 : 1), updates, shapes.Slice(3, 1),
+                output, options, context);
+        }
+
+        private static unsafe void Run<T, TIndex>(Op op, ReadOnlySpan<T> data, ReadOnlySpan<long> dataShape,
+                                                  ReadOnlySpan<TIndex> indices, ReadOnlySpan<long> indicesShape,
+                                                  ReadOnlySpan<T> updates, ReadOnlySpan<long> updatesShape,
+                                                  Span<T> output, ScatterOptions options, ScatterContext context)
+            where T : struct where TIndex : struct
+        {
+            CheckTensor("data", data.Length, dataShape);
+            CheckTensor("indices", indices.Length, indicesShape);
+            CheckTensor("updates", updates.Length, updatesShape);
+            if (output.Length != data.Length)
+                throw ScatterException.Binding(Status.ShapeMismatch, "output has " + output.Length +
+                                               " elements, data has " + data.Length, "output");
+            ElementType type = ElementType.Of<T>();
+            ElementType indexType = ElementType.Of<TIndex>();
+            if (context == null) context = SharedContext; // loads the library
+            Native.Options nativeOptions = options.ToNative();
+            fixed (byte* pData = &MemoryMarshal.GetReference(MemoryMarshal.AsBytes(data)))
+            fixed (byte* pIndices = &MemoryMarshal.GetReference(MemoryMarshal.AsBytes(indices)))
+            fixed (byte* pUpdates = &MemoryMarshal.GetReference(MemoryMarshal.AsBytes(updates)))
+            fixed (byte* pOutput = &MemoryMarshal.GetReference(MemoryMarshal.AsBytes(output)))
+            fixed (long* pDataShape = &MemoryMarshal.GetReference(dataShape))
+            fixed (long* pIndicesShape = &MemoryMarshal.GetReference(indicesShape))
+            fixed (long* pUpdatesShape = &MemoryMarshal.GetReference(updatesShape))
+            {
+                Native.Tensor tData = Tensor(type, pData, pDataShape, dataShape.Length);
+                Native.Tensor tIndices = Tensor(indexType, pIndices, pIndicesShape, indicesShape.Length);
+                Native.Tensor tUpdates = Tensor(type, pUpdates, pUpdatesShape, updatesShape.Length);
+                Native.Tensor tOutput = Tensor(type, pOutput, pDataShape, dataShape.Length);
+                Status status = Invoke(op, context.Handle, ref tData, ref tIndices, ref tUpdates, ref nativeOptions,
+                                       ref tOutput);
+                if (status != Status.Ok) throw ScatterException.FromLastError(status);
+            }
+        }
+
+        private static unsafe Native.Tensor Tensor(ElementType type, byte* data, long* shape, int rank)
+        {
+            Native.Tensor tensor = Native.TensorInit();
+            tensor.DType = type.DType;
+            tensor.ElementSize = type.Size;
+            tensor.Rank = (uint)rank;
+            tensor.Shape = (IntPtr)shape;
+            tensor.Data = (IntPtr)data;
+            return tensor;
+        }
+
+        [MethodImpl(MethodImplOptions.NoInlining)]
+        private static Status Invoke(Op op, ContextHandle context, ref Native.Tensor data, ref Native.Tensor indices,
+                                     ref Native.Tensor updates, ref Native.Options options, ref Native.Tensor output)
+        {
+            switch (op)
+            {
+                case Op.Elements:
+                    return Native.scatter_elements(context, ref data, ref indices, ref updates, ref options, ref output);
+                case Op.Rows:
+                    return Native.scatter_rows(context, ref data, ref indices, ref updates, ref options, ref output);
+                default:
+                    return Native.scatter_nd(context, ref data, ref indices, ref updates, ref options, ref output);
+            }
+        }
+
+        // The library reads as many elements as the shape names: the memory must hold exactly that
+        // many, or the call would read or write outside it.
+        private static void CheckTensor(string name, long length, ReadOnlySpan<long> shape)
+        {
+            if (shape.Length > Native.MaxRank)
+                throw ScatterException.Binding(Status.ShapeMismatch, name + " has rank " + shape.Length +
+                                               ", more than SCATTER_MAX_RANK (" + Native.MaxRank + ")", name + "Shape");
             long count = 1;
             for (int d = 0; d < shape.Length; ++d)
             {
                 if (shape[d] < 0)
                     throw ScatterException.Binding(Status.ShapeMismatch,
-                                                   name + " shape[" + d + "] = " + shape[d] + " is negative");
+                                                   name + " shape[" + d + "] = " + shape[d] + " is negative", name + "Shape");
                 count = shape[d] == 0 || count <= long.MaxValue / shape[d] ? count * shape[d] : -1;
                 if (count < 0)
-                    throw ScatterException.Binding(Status.ShapeMismatch, name + " shape's element count overflows");
+                    throw ScatterException.Binding(Status.ShapeMismatch, name + " shape's element count overflows",
+                                                   name + "Shape");
             }
-            if (count != array.LongLength)
-                throw ScatterException.Binding(Status.ShapeMismatch, name + " has " + array.LongLength +
-                                               " elements, its shape " + ShapeText(shape) + " names " + count);
+            if (count != length)
+                throw ScatterException.Binding(Status.ShapeMismatch, name + " has " + length +
+                                               " elements, its shape " + ShapeText(shape) + " names " + count, name);
         }
 
-        private static string ShapeText(long[] shape)
+        private static string ShapeText(ReadOnlySpan<long> shape)
         {
-            return "[" + string.Join(", ", Array.ConvertAll(shape, d => d.ToString())) + "]";
-        }
-
-        // Pinned arrays of one call, released together.
-        private sealed class Pins : IDisposable
-        {
-            private readonly GCHandle[] handles = new GCHandle[8];
-            private int count;
-
-            public Native.Tensor Tensor<T>(T[] array, long[] shape) where T : struct
-            {
-                ElementType type = ElementType.Of(typeof(T));
-                Native.Tensor tensor = Native.TensorInit();
-                tensor.DType = type.DType;
-                tensor.ElementSize = type.Size;
-                tensor.Rank = (uint)shape.Length;
-                tensor.Shape = Pin(shape);
-                tensor.Data = Pin(array);
-                return tensor;
-            }
-
-            private IntPtr Pin(Array array)
-            {
-                GCHandle handle;
-                try
-                {
-                    handle = GCHandle.Alloc(array, GCHandleType.Pinned);
-                }
-                catch (ArgumentException)
-                {
-                    throw ScatterException.Binding(Status.Unsupported, array.GetType().GetElementType() +
-                                                   " arrays cannot be pinned (not blittable)");
-                }
-                handles[count++] = handle;
-                return handle.AddrOfPinnedObject();
-            }
-
-            public void Dispose()
-            {
-                for (int i = 0; i < count; ++i) handles[i].Free();
-                count = 0;
-            }
+            var text = new System.Text.StringBuilder("[");
+            for (int d = 0; d < shape.Length; ++d) text.Append(d == 0 ? "" : ", ").Append(shape[d]);
+            return text.Append(']').ToString();
         }
     }
 }

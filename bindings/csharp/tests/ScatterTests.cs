@@ -1,10 +1,14 @@
 // Self-checking tests of the C# binding (no test framework needed: runs on Debian's mono).
 // Usage: mono ScatterTests.exe <native_layout program>
 // Exit status 0 when every check passed. SCATTER_TEST_REQUIRE_VULKAN=1 makes a missing Vulkan
-// device a failure instead of a skipped check.
+// device a failure instead of a skipped check. SCATTER_TEST_LIBRARY, the path of the library
+// under test, lets the loader checks start child processes that find it only through
+// SCATTER_LIBRARY (without it they are skipped).
+// `mono ScatterTests.exe --load` is such a child: it loads the library and prints where from.
 using System;
 using System.Collections.Generic;
 using System.Diagnostics;
+using System.IO;
 using System.Numerics;
 using System.Reflection;
 using System.Runtime.InteropServices;
@@ -32,17 +36,26 @@ internal static class ScatterTests
         Check(same, what + ": got [" + string.Join(", ", actual) + "], expected [" + string.Join(", ", expected) + "]");
     }
 
-    // Runs body, which must throw a ScatterException with `status`; returns it (or null).
-    private static ScatterException Throws(Status status, string what, Action body)
+    // Runs body, which must throw the binding's exception for `status`: a ScatterArgumentException
+    // for the argument statuses, a ScatterException for the others. Returns it (or null).
+    private static IScatterError Throws(Status status, string what, Action body)
     {
         try
         {
             body();
         }
-        catch (ScatterException e)
+        catch (Exception e)
         {
-            Check(e.Status == status, what + ": status " + e.Status + ", expected " + status);
-            return e;
+            var error = e as IScatterError;
+            Check(error != null, what + ": threw " + e);
+            if (error == null) return null;
+            Check(error.Status == status, what + ": status " + error.Status + ", expected " + status);
+            bool argument = status == Status.InvalidArgument || status == Status.TypeMismatch ||
+                            status == Status.ShapeMismatch || status == Status.IndexOutOfRange;
+            Check(argument ? e is ScatterArgumentException && e is ArgumentException : e is ScatterException,
+                  what + ": " + status + " thrown as " + e.GetType().Name);
+            Check(e.Message.StartsWith(error.StatusName + ": " + error.ErrorMessage), what + ": Message " + e.Message);
+            return error;
         }
         Check(false, what + ": no exception, expected " + status);
         return null;
@@ -52,6 +65,7 @@ internal static class ScatterTests
 
     private static int Main(string[] args)
     {
+        if (args.Length == 1 && args[0] == "--load") return LoadChild();
         if (args.Length != 1)
         {
             Console.Error.WriteLine("usage: ScatterTests.exe <native_layout program>");
@@ -62,6 +76,7 @@ internal static class ScatterTests
         var tests = new Action[] {
             NativeLayout, ReadmeExample, ElementsAxis1, RowsInPlace, NdAdd, AllReductions, DTypes, OpaqueStructs,
             OutOfRangePolicies, Errors, Contexts, Concurrency, Vulkan, ReductionNames,
+            OneDimensional, Spans, SpanErrors, ExceptionClasses, StatusNames, Devices, Loader,
         };
         foreach (Action test in tests)
         {
@@ -86,13 +101,11 @@ internal static class ScatterTests
         { "scatter_tensor", typeof(Native.Tensor) },
         { "scatter_options", typeof(Native.Options) },
         { "scatter_context_desc", typeof(Native.ContextDesc) },
+        { "scatter_device_info", typeof(Native.DeviceInfo) },
     };
 
-    // What native_layout prints that this binding does not bind (yet): devices, logging, profiling.
-    private static readonly string[] NotBound = {
-        "scatter_device_info", "SCATTER_LOG_", "SCATTER_DEVICE_TYPE_", "SCATTER_FEATURE_",
-        "SCATTER_MAX_RANK", "SCATTER_CONTEXT_FLAG_PROFILE",
-    };
+    // What native_layout prints that this binding does not bind (yet): logging, profiling.
+    private static readonly string[] NotBound = { "SCATTER_LOG_", "SCATTER_CONTEXT_FLAG_PROFILE" };
 
     private static bool IsBound(string name)
     {
@@ -106,6 +119,8 @@ internal static class ScatterTests
         new KeyValuePair<string, Type>("SCATTER_REDUCTION_", typeof(Reduction)),
         new KeyValuePair<string, Type>("SCATTER_OUT_OF_RANGE_", typeof(OutOfRange)),
         new KeyValuePair<string, Type>("SCATTER_BACKEND_", typeof(Backend)),
+        new KeyValuePair<string, Type>("SCATTER_DEVICE_TYPE_", typeof(DeviceType)),
+        new KeyValuePair<string, Type>("SCATTER_FEATURE_", typeof(DeviceFeatures)),
         new KeyValuePair<string, Type>("SCATTER_ERROR_", typeof(Status)),
     };
 
@@ -207,9 +222,10 @@ internal static class ScatterTests
             Scatter.ParseReduction("xor");
             Check(false, "xor parsed");
         }
-        catch (ArgumentException e)
+        catch (ScatterArgumentException e)
         {
-            Check(e.Message.StartsWith("reduction \"xor\" is not one of none"), "xor message: " + e.Message);
+            Check(e.ErrorMessage.StartsWith("reduction \"xor\" is not one of none"), "xor message: " + e.ErrorMessage);
+            Check(e.Status == Status.InvalidArgument && e.ParamName == "name", "xor: " + e.Status + " " + e.ParamName);
         }
     }
 
@@ -398,13 +414,13 @@ internal static class ScatterTests
     {
         float[] data = { 1, 2, 3 };
         float[] output = { -1, -1, -1 };
-        ScatterException e = Throws(Status.IndexOutOfRange, "index 7 of 3", () =>
+        IScatterError e = Throws(Status.IndexOutOfRange, "index 7 of 3", () =>
             Scatter.Elements(data, S(3), new int[] { 0, 7 }, S(2), new float[] { 5, 6 }, S(2), output: output));
         if (e != null)
         {
             Check(e.StatusName == "SCATTER_ERROR_INDEX_OUT_OF_RANGE", "status name " + e.StatusName);
             Check(e.ErrorMessage.Contains("indices[1] = 7 is outside [-3, 3)"), "message: " + e.ErrorMessage);
-            Check(e.Message == e.StatusName + ": " + e.ErrorMessage, "Message: " + e.Message);
+            Check(((Exception)e).Message == e.StatusName + ": " + e.ErrorMessage, "Message: " + ((Exception)e).Message);
         }
         Equal(output, new float[] { -1, -1, -1 }, "output unchanged after an error");
 
@@ -466,7 +482,9 @@ internal static class ScatterTests
         Check(Scatter.SharedContext.Backend != Backend.Auto, "shared context resolved its backend");
     }
 
-    // One context from several threads at once (each thread its own output), the C API's rule.
+    // One context from several threads at once (each thread its own output), the C API's rule;
+    // odd threads go through spans (pinned with fixed), and a collector thread keeps moving
+    // whatever is not pinned.
     private static void Concurrency()
     {
         using (var context = new ScatterContext(Backend.Cpu, threads: 2))
@@ -484,8 +502,13 @@ internal static class ScatterTests
                     for (int i = 0; i < n; ++i) { indices[i] = (i * 7 + id) % 1000; updates[i] = 1; }
                     for (int repeat = 0; repeat < 20; ++repeat)
                     {
-                        float[] result = Scatter.Elements(new float[1000], S(1000), indices, S(n), updates, S(n),
-                                                          new ScatterOptions(Reduction.Add), context);
+                        float[] result = new float[1000];
+                        if (id % 2 == 0)
+                            result = Scatter.Elements(result, S(1000), indices, S(n), updates, S(n),
+                                                      new ScatterOptions(Reduction.Add), context);
+                        else
+                            Scatter.Elements<float, int>(new float[1000], indices, updates, result,
+                                                         new ScatterOptions(Reduction.Add), context);
                         float total = 0;
                         foreach (float v in result) total += v;
                         if (total != n) ++errors[id];
@@ -493,7 +516,20 @@ internal static class ScatterTests
                 });
                 threads[t].Start();
             }
+            bool done = false;
+            var collector = new Thread(() =>
+            {
+                while (!Volatile.Read(ref done))
+                {
+                    GC.KeepAlive(new byte[4096]);
+                    GC.Collect();
+                    Thread.Sleep(1);
+                }
+            });
+            collector.Start();
             foreach (Thread thread in threads) thread.Join();
+            Volatile.Write(ref done, true);
+            collector.Join();
             Equal(errors, new int[4], "concurrent calls on one context");
         }
     }
@@ -531,6 +567,363 @@ internal static class ScatterTests
                 Scatter.Elements(new float[3], S(3), new long[] { 3 }, S(1), new float[] { 1 }, S(1), context: gpu,
                                  output: untouched));
             Equal(untouched, new float[] { 9, 9, 9 }, "vulkan output unchanged after an error");
+        }
+    }
+    // ---- 1-D overloads: no shape arrays ----
+
+    private static void OneDimensional()
+    {
+        float[] data = new float[4];
+        Equal(Scatter.Elements(data, new long[] { 1, 1, 3 }, new float[] { 1, 1, 1 }, new ScatterOptions(Reduction.Add)),
+              new float[] { 0, 2, 0, 1 }, "1-D elements add");
+        Equal(data, new float[4], "1-D data untouched without output");
+        int[] rows = { 1, 2, 3 };
+        int[] same = Scatter.Rows(rows, new int[] { 2, 0 }, new int[] { 7, 8 }, output: rows);
+        Check(ReferenceEquals(same, rows), "1-D rows in place returns data");
+        Equal(rows, new int[] { 8, 2, 7 }, "1-D rows in place");
+        Equal(Scatter.Nd(new long[] { 1, 2, 3, 4, 5, 6, 7, 8 }, new long[] { 4, 3, 1, 7, 4 },
+                         new long[] { 9, 10, 11, 12, 100 }, new ScatterOptions(Reduction.Add)),
+              new long[] { 1, 13, 3, 14, 114, 6, 7, 20 }, "1-D nd: indices as [n, 1]");
+        using (var cpu = new ScatterContext(Backend.Cpu, threads: 1))
+        {
+            Equal(Scatter.Elements(new double[] { 1, 2 }, new int[] { -1 }, new double[] { 5 },
+                                   new ScatterOptions(Reduction.Max), cpu),
+                  new double[] { 1, 5 }, "1-D with a context and a negative index");
+        }
+        Equal(Scatter.Elements(new float[0], new int[0], new float[0]), new float[0], "1-D empty");
+        Throws(Status.ShapeMismatch, "1-D indices and updates of different lengths", () =>
+            Scatter.Elements(new float[3], new int[] { 0, 1 }, new float[] { 1 }));
+        Throws(Status.IndexOutOfRange, "1-D index out of range", () =>
+            Scatter.Rows(new float[3], new int[] { 3 }, new float[] { 1 }));
+        var e = Throws(Status.ShapeMismatch, "1-D output of another length", () =>
+            Scatter.Elements(new float[3], new int[] { 0 }, new float[] { 1 }, output: new float[2]));
+        Check(e is ScatterArgumentException && ((ScatterArgumentException)e).ParamName == "output",
+              "output length error names output");
+        try
+        {
+            Scatter.Elements(new float[3], (int[])null, new float[] { 1 });
+            Check(false, "1-D null indices accepted");
+        }
+        catch (ArgumentNullException n)
+        {
+            Check(n.ParamName == "indices", "null indices ParamName " + n.ParamName);
+        }
+    }
+
+    // ---- Span<T> / ReadOnlySpan<T> ----
+
+    private static void Spans()
+    {
+        // A window of a larger array in, another window out: offsets without copies.
+        float[] big = { 9, 0, 0, 0, 0, 9 };
+        float[] result = { -1, -1, -1, -1, -1, -1 };
+        Scatter.Elements<float, long>(new ReadOnlySpan<float>(big, 1, 4), new long[] { 1, 1, 3 }, new float[] { 1, 1, 1 },
+                                      new Span<float>(result, 2, 4), new ScatterOptions(Reduction.Add));
+        Equal(result, new float[] { -1, -1, 0, 2, 0, 1 }, "1-D span elements into a window");
+        Equal(big, new float[] { 9, 0, 0, 0, 0, 9 }, "span data untouched");
+
+        // In place: output is data's memory.
+        Span<int> grid = new int[] { 1, 2, 3, 4, 5, 6 };
+        Scatter.Rows<int, int>(grid, new long[] { 3, 2 }, new int[] { 2, 0 }, new long[] { 2 },
+                               new int[] { 70, 80, 90, 100 }, new long[] { 2, 2 }, grid);
+        Equal(grid.ToArray(), new int[] { 90, 100, 3, 4, 70, 80 }, "span rows in place");
+
+        Span<long> nd = new long[] { 1, 2, 3, 4, 5, 6, 7, 8 };
+        Scatter.Nd<long, long>(nd, new long[] { 4, 3, 1, 7, 4 }, new long[] { 9, 10, 11, 12, 100 }, nd,
+                               new ScatterOptions(Reduction.Add));
+        Equal(nd.ToArray(), new long[] { 1, 13, 3, 14, 114, 6, 7, 20 }, "1-D span nd in place");
+
+        float[] g2 = new float[6];
+        Scatter.Nd<float, int>(g2, new long[] { 2, 3 }, new int[] { 1, 2, 0, 0 }, new long[] { 2, 2 },
+                               new float[] { 5, 7 }, new long[] { 2 }, g2);
+        Equal(g2, new float[] { 7, 0, 0, 0, 0, 5 }, "span nd with shapes");
+
+        double[] d = { 1, 2, 3, 4, 5 };
+        double[] o = new double[5];
+        using (var cpu = new ScatterContext(Backend.Cpu, threads: 1))
+        {
+            Scatter.Elements<double, int>(d, new long[] { 1, 5 }, new int[] { 1, 3 }, new long[] { 1, 2 },
+                                          new double[] { 1.1, 2.1 }, new long[] { 1, 2 }, o,
+                                          new ScatterOptions(Reduction.None, axis: 1), cpu);
+        }
+        Equal(o, new double[] { 1, 1.1, 3, 2.1, 5 }, "span elements axis 1 with a context");
+
+        var particles = new Particle[3];
+        Scatter.Rows<Particle, int>(particles, new int[] { 1 }, new[] { new Particle { X = 4, Kind = 2 } }, particles);
+        Equal(particles, new[] { new Particle(), new Particle { X = 4, Kind = 2 }, new Particle() }, "span opaque rows");
+
+        bool[] flags = new bool[3];
+        Scatter.Elements<bool, long>(flags, new long[] { 2 }, new bool[] { true }, flags, new ScatterOptions(Reduction.Add));
+        Equal(flags, new bool[] { false, false, true }, "span bool");
+
+        Scatter.Elements<float, int>(ReadOnlySpan<float>.Empty, ReadOnlySpan<int>.Empty, ReadOnlySpan<float>.Empty,
+                                     Span<float>.Empty);
+        Check(true, "empty spans");
+    }
+
+    private static void SpanErrors()
+    {
+        float[] output = { -1, -1, -1 };
+        Throws(Status.IndexOutOfRange, "span index error", () =>
+            Scatter.Elements<float, int>(new float[3], new int[] { 3 }, new float[] { 1 }, output));
+        Equal(output, new float[] { -1, -1, -1 }, "span output unchanged after an error");
+        var e = Throws(Status.ShapeMismatch, "span output shorter than data", () =>
+            Scatter.Elements<float, int>(new float[3], new int[] { 0 }, new float[] { 1 }, new float[2]));
+        Check(e is ScatterArgumentException && ((ScatterArgumentException)e).ParamName == "output", "span output ParamName");
+        e = Throws(Status.ShapeMismatch, "span shape naming more than the span holds", () =>
+            Scatter.Rows<float, int>(new float[3], new long[] { 2, 2 }, new int[] { 0 }, new long[] { 1 },
+                                     new float[] { 1, 1 }, new long[] { 1, 2 }, new float[3]));
+        Check(e is ScatterArgumentException && ((ScatterArgumentException)e).ParamName == "data" &&
+              e.ErrorMessage == "data has 3 elements, its shape [2, 2] names 4", "span shape error: " + e.ErrorMessage);
+        e = Throws(Status.ShapeMismatch, "negative dimension", () =>
+            Scatter.Rows<float, int>(new float[0], new long[] { -1 }, new int[0], new long[] { 0 },
+                                     new float[0], new long[] { 0 }, new float[0]));
+        Check(((ScatterArgumentException)e).ParamName == "dataShape", "negative dimension names dataShape");
+        Throws(Status.ShapeMismatch, "rank 17", () =>
+            Scatter.Elements<float, int>(new float[1], new long[17], new int[1], new long[] { 1 },
+                                         new float[1], new long[] { 1 }, new float[1]));
+        Throws(Status.InvalidArgument, "span updates overlapping the output", () =>
+        {
+            float[] shared = new float[4];
+            Scatter.Elements<float, int>(new float[2], new int[] { 0, 1 }, new ReadOnlySpan<float>(shared, 0, 2),
+                                         new Span<float>(shared, 1, 2));
+        });
+        Throws(Status.Unsupported, "span opaque add", () =>
+            Scatter.Rows<Particle, int>(new Particle[1], new int[] { 0 }, new Particle[1], new Particle[1],
+                                        new ScatterOptions(Reduction.Add)));
+        Throws(Status.Unsupported, "a struct holding a reference", () =>
+            Scatter.Rows(new Holder[1], new int[] { 0 }, new Holder[1]));
+    }
+
+    private struct Holder
+    {
+        public string Text;
+    }
+
+    // ---- Exception classes: argument errors are ArgumentExceptions ----
+
+    private static void ExceptionClasses()
+    {
+        try
+        {
+            Scatter.Elements(new float[3], new int[] { 5 }, new float[] { 1 });
+            Check(false, "no exception for index 5 of 3");
+        }
+        catch (ArgumentException e)
+        {
+            var s = e as ScatterArgumentException;
+            Check(s != null && s.Status == Status.IndexOutOfRange && s.ParamName == null,
+                  "library argument error as ScatterArgumentException: " + e);
+        }
+        try
+        {
+            new ScatterContext(Backend.Cpu, threads: -1);
+            Check(false, "threads -1 accepted");
+        }
+        catch (ScatterArgumentException e)
+        {
+            Check(e.Status == Status.InvalidArgument && e.ParamName == "threads", "threads -1: " + e.Status + " " + e.ParamName);
+        }
+        try
+        {
+            Scatter.Elements(new bool[2], new int[] { 0 }, new bool[1], new ScatterOptions(Reduction.Max));
+            Check(false, "bool max accepted");
+        }
+        catch (ArgumentException e)
+        {
+            Check(false, "Unsupported thrown as an ArgumentException: " + e);
+        }
+        catch (ScatterException e)
+        {
+            Check(e.Status == Status.Unsupported && e.StatusName == "SCATTER_ERROR_UNSUPPORTED", "unsupported: " + e.StatusName);
+        }
+        Check(ScatterException.IsArgumentStatus(Status.ShapeMismatch) && !ScatterException.IsArgumentStatus(Status.DeviceLost),
+              "IsArgumentStatus");
+        try
+        {
+            ScatterException.Check(Status.BackendUnavailable);
+            Check(false, "Check(BackendUnavailable) did not throw");
+        }
+        catch (ScatterException e)
+        {
+            Check(e.Status == Status.BackendUnavailable, "Check(BackendUnavailable): " + e.Status);
+        }
+        ScatterException.Check(Status.Ok);
+    }
+
+    // The binding's own table of status names (used before the library is loaded) is the library's.
+    private static void StatusNames()
+    {
+        foreach (Status status in Enum.GetValues(typeof(Status)))
+        {
+            string native = Native.Utf8(Native.scatter_status_name(status));
+            Check(ScatterException.NameOf(status) == native, status + ": " + ScatterException.NameOf(status) + " vs " + native);
+        }
+        Check(ScatterException.NameOf((Status)77) == Native.Utf8(Native.scatter_status_name((Status)77)), "unknown status name");
+    }
+
+    // ---- Devices ----
+
+    private static void Devices()
+    {
+        Device[] devices = Scatter.Devices();
+        Check(devices.Length >= 1, devices.Length + " devices");
+        if (devices.Length == 0) return;
+        Device cpu = devices[0];
+        Check(cpu.Backend == Backend.Cpu && cpu.Type == DeviceType.Cpu && cpu.Index == 0, "device 0 is the CPU: " + cpu);
+        Check(cpu.ThreadCount >= 1 && cpu.MaxBufferRange == ulong.MaxValue && cpu.ApiVersion == 0,
+              "CPU threads " + cpu.ThreadCount + ", max range " + cpu.MaxBufferRange);
+        Check(cpu.Name.Length > 0 && cpu.Name.IndexOf('\0') < 0, "CPU name \"" + cpu.Name + "\"");
+        for (int i = 1; i < devices.Length; ++i)
+        {
+            Check(devices[i].Backend == Backend.Vulkan && devices[i].Index == i - 1 && devices[i].ApiVersion != 0,
+                  "device " + i + ": " + devices[i] + " api " + devices[i].ApiVersion);
+            Console.WriteLine("device " + devices[i] + " features " + devices[i].Features);
+        }
+        bool vulkan;
+        try
+        {
+            new ScatterContext(Backend.Vulkan).Dispose();
+            vulkan = true;
+        }
+        catch (ScatterException)
+        {
+            vulkan = false;
+        }
+        Check(!vulkan || devices.Length >= 2, "a Vulkan context exists but only the CPU is listed");
+        uint count = 0;
+        Check(Native.scatter_devices(null, ref count) == Status.Ok && count == devices.Length, "raw count " + count);
+        var raw = new Native.DeviceInfo[1];
+        raw[0].StructSize = 8;
+        Check(Native.scatter_devices(raw, ref count) == Status.InvalidArgument, "a bad struct_size is refused");
+    }
+
+    // ---- Finding the library ----
+
+    // The child process of the loader checks: an argument error needs no library; then it loads.
+    private static int LoadChild()
+    {
+        try
+        {
+            Scatter.Elements(new float[3], new long[] { 4 }, new int[] { 0 }, new long[] { 1 }, new float[] { 1 }, new long[] { 1 });
+            Console.WriteLine("no argument error");
+        }
+        catch (ScatterArgumentException e)
+        {
+            Console.WriteLine("argument error before loading: " + e.StatusName);
+        }
+        try
+        {
+            float[] result = Scatter.Elements(new float[4], new long[] { 1, 1, 3 }, new float[] { 1, 1, 1 },
+                                              new ScatterOptions(Reduction.Add));
+            Console.WriteLine("result " + string.Join(" ", result));
+            Console.WriteLine("loaded: " + ScatterLibrary.LoadedFrom);
+            return 0;
+        }
+        catch (DllNotFoundException e)
+        {
+            Console.WriteLine("DllNotFoundException: " + e.Message);
+            // The same explanation again, not a bare "scatter", when asked a second time.
+            try
+            {
+                new ScatterContext(Backend.Cpu);
+            }
+            catch (DllNotFoundException again)
+            {
+                Console.WriteLine("again: " + (again.Message == e.Message));
+            }
+            return 3;
+        }
+    }
+
+    private static string RunLoadChild(string scatterLibrary, out int exitCode)
+    {
+        var start = new ProcessStartInfo(Process.GetCurrentProcess().MainModule.FileName,
+                                         "--debug \"" + Assembly.GetExecutingAssembly().Location + "\" --load")
+        {
+            UseShellExecute = false,
+            RedirectStandardOutput = true,
+        };
+        start.EnvironmentVariables.Remove("LD_LIBRARY_PATH");
+        start.EnvironmentVariables.Remove("DYLD_LIBRARY_PATH");
+        start.EnvironmentVariables.Remove(ScatterLibrary.EnvironmentVariable);
+        if (scatterLibrary != null) start.EnvironmentVariables[ScatterLibrary.EnvironmentVariable] = scatterLibrary;
+        using (Process child = Process.Start(start))
+        {
+            string output = child.StandardOutput.ReadToEnd();
+            child.WaitForExit();
+            exitCode = child.ExitCode;
+            return output;
+        }
+    }
+
+    private static void Loader()
+    {
+        Check(ScatterLibrary.LoadedFrom != null, "LoadedFrom after use: " + ScatterLibrary.LoadedFrom);
+        Check(ScatterLibrary.Load() == ScatterLibrary.LoadedFrom, "Load() again returns LoadedFrom");
+        Check(ScatterLibrary.FileName == "libscatter.so" || !RuntimeInformation.IsOSPlatform(OSPlatform.Linux),
+              "file name " + ScatterLibrary.FileName);
+        Check(ScatterLibrary.RuntimeIdentifier != null, "runtime identifier " + ScatterLibrary.RuntimeIdentifier);
+        Console.WriteLine("loaded from " + ScatterLibrary.LoadedFrom + ", runtime identifier " +
+                          ScatterLibrary.RuntimeIdentifier);
+
+        string library = Environment.GetEnvironmentVariable("SCATTER_TEST_LIBRARY");
+        if (string.IsNullOrEmpty(library))
+        {
+            Console.WriteLine("skipped the loader's child processes: SCATTER_TEST_LIBRARY is not set");
+            return;
+        }
+        int code;
+        // SCATTER_LIBRARY alone finds it: no library path.
+        string output = RunLoadChild(library, out code);
+        Check(code == 0 && output.Contains("result 0 2 0 1") &&
+              output.Contains("loaded: " + Path.GetFullPath(library)), "SCATTER_LIBRARY=" + library + ": " + output);
+        Check(output.Contains("argument error before loading: SCATTER_ERROR_SHAPE_MISMATCH"), "argument error: " + output);
+
+        // A wrong SCATTER_LIBRARY is an error that names it, with no fallback.
+        string missing = Path.Combine(Path.GetTempPath(), "no-such-dir-" + Guid.NewGuid().ToString("N"), "libscatter.so");
+        output = RunLoadChild(missing, out code);
+        Check(code == 3 && output.Contains("DllNotFoundException: libscatter could not be loaded from SCATTER_LIBRARY=" +
+                                           missing + ": ") &&
+              output.Contains("never replaced by another library") && output.Contains("again: True"),
+              "SCATTER_LIBRARY=" + missing + ": " + output);
+
+        // A library that is not libscatter.
+        if (RuntimeInformation.IsOSPlatform(OSPlatform.Linux))
+        {
+            output = RunLoadChild("libm.so.6", out code);
+            Check(code == 3 && output.Contains("DllNotFoundException: libm.so.6 loaded but is not libscatter: " +
+                                               "it has no scatter_version"), "SCATTER_LIBRARY=libm.so.6: " + output);
+        }
+
+        // Nothing anywhere: the message lists every place, in order.
+        output = RunLoadChild(null, out code);
+        if (code == 0 && output.Contains("loaded: system:"))
+        {
+            Console.WriteLine("skipped the not-found message: a libscatter is installed on the system (" + output.Trim() + ")");
+            return;
+        }
+        string here = Path.GetDirectoryName(Path.GetFullPath(typeof(Scatter).Assembly.Location));
+        string rid = ScatterLibrary.RuntimeIdentifier;
+        string up = Path.GetFullPath(Path.Combine(Path.Combine(here, ".."), ".."));
+        string[] expected = {
+            "DllNotFoundException: libscatter was not found. The C# binding looked in these places, in this order:",
+            "  1. SCATTER_LIBRARY: not set",
+            "  2. " + Path.Combine(here, "runtimes", rid, "native", "libscatter.so") + ": no such file",
+            "  3. " + Path.Combine(up, "runtimes", rid, "native", "libscatter.so") + ": no such file",
+            "  4. " + Path.Combine(here, "libscatter.so") + ": no such file",
+            "  5. the system's library path (LD_LIBRARY_PATH, /etc/ld.so.cache, /lib, /usr/lib) for libscatter.so: ",
+            "  6. the system's library path (LD_LIBRARY_PATH, /etc/ld.so.cache, /lib, /usr/lib) for libscatter.so.0: ",
+            "Set SCATTER_LIBRARY to the library's path, or put libscatter.so into one of these folders.",
+            "again: True",
+        };
+        Check(code == 3, "not found: exit status " + code);
+        int at = 0;
+        foreach (string line in expected)
+        {
+            int found = output.IndexOf(line, at, StringComparison.Ordinal);
+            Check(found >= 0, "not-found message lacks \"" + line + "\" (in order):\n" + output);
+            if (found >= 0) at = found + line.Length;
         }
     }
 }
