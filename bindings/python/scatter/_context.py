@@ -118,18 +118,50 @@ class Context:
         return lib.scatter_backend_name(code.value).decode()
 
     def buffer(self, size: int) -> "Buffer":
-        """A zero-filled buffer of `size` bytes owned by this context (device memory on Vulkan)."""
+        """A zero-filled buffer owned by this context (device memory on Vulkan).
+
+        Parameters
+        ----------
+        size : int
+            Bytes.
+
+        Returns
+        -------
+        Buffer
+        """
         return Buffer(self, size)
 
     def to_device(self, array: np.ndarray) -> "DeviceArray":
-        """Copies a numpy array into a new buffer of this context and returns it as a DeviceArray."""
+        """Copies an array into a new buffer of this context.
+
+        Parameters
+        ----------
+        array : numpy.ndarray
+            Copied in row-major order.
+
+        Returns
+        -------
+        DeviceArray
+            The copy, with the array's shape and dtype.
+        """
         array = np.ascontiguousarray(array)
         buffer = Buffer(self, array.nbytes)
         buffer.write(array)
         return DeviceArray(buffer, array.shape, array.dtype)
 
     def empty(self, shape: Sequence[int], dtype: "np.typing.DTypeLike") -> "DeviceArray":
-        """A zero-filled DeviceArray of `shape` and `dtype` in a new buffer of this context."""
+        """A zero-filled array in a new buffer of this context.
+
+        Parameters
+        ----------
+        shape : sequence of int
+        dtype : numpy dtype
+            Any dtype the operations take (not one holding Python objects).
+
+        Returns
+        -------
+        DeviceArray
+        """
         dtype = np.dtype(dtype)
         if dtype.hasobject:
             raise TypeMismatchError(f"dtype {dtype} holds Python objects, which have no bytes to scatter")
@@ -168,24 +200,52 @@ class Buffer:
         context._buffers.add(self)
 
     @property
-    def size(self):
+    def size(self) -> int:
+        """The buffer's size in bytes."""
         return lib.scatter_buffer_size(self._handle)
 
-    def write(self, array, offset=0):
-        """Copies a C-contiguous array's bytes into the buffer at byte `offset`."""
+    def write(self, array: np.ndarray, offset: int = 0) -> None:
+        """Copies an array's bytes into the buffer.
+
+        Parameters
+        ----------
+        array : numpy.ndarray
+            C-contiguous.
+        offset : int
+            Byte offset in the buffer; the bytes must fit.
+
+        Raises
+        ------
+        InvalidArgumentError
+            The array is not C-contiguous or does not fit.
+        """
         if not array.flags.c_contiguous:
             raise InvalidArgumentError("Buffer.write needs a C-contiguous array")
         offset = c_integer(offset, "uint64", "offset")
         check(lib.scatter_buffer_write(self._handle, offset, array.ctypes.data, array.nbytes))
 
-    def read(self, array, offset=0):
-        """Fills a C-contiguous writeable array with the buffer's bytes at byte `offset`."""
+    def read(self, array: np.ndarray, offset: int = 0) -> None:
+        """Fills an array with the buffer's bytes.
+
+        Parameters
+        ----------
+        array : numpy.ndarray
+            C-contiguous and writeable; receives ``array.nbytes`` bytes.
+        offset : int
+            Byte offset in the buffer.
+
+        Raises
+        ------
+        InvalidArgumentError
+            The array is not writeable and C-contiguous, or the range is outside the buffer.
+        """
         if not array.flags.c_contiguous or not array.flags.writeable:
             raise InvalidArgumentError("Buffer.read needs a writeable C-contiguous array")
         offset = c_integer(offset, "uint64", "offset")
         check(lib.scatter_buffer_read(self._handle, offset, array.ctypes.data, array.nbytes))
 
-    def close(self):
+    def close(self) -> None:
+        """Frees the buffer (also done when it is garbage collected or its context closes)."""
         if self._handle is not None:
             lib.scatter_buffer_destroy(self._handle)
             self._handle = None
@@ -216,11 +276,17 @@ class DeviceArray:
                 f"{buffer.size}-byte buffer")
 
     @property
-    def context(self):
+    def context(self) -> Context:
+        """The context whose buffer holds the array."""
         return self.buffer.context
 
-    def numpy(self):
-        """A host copy of the array."""
+    def numpy(self) -> np.ndarray:
+        """A host copy of the array.
+
+        Returns
+        -------
+        numpy.ndarray
+        """
         host = np.empty(self.shape, self.dtype)
         self.buffer.read(host, self.byte_offset)
         return host
