@@ -6,9 +6,9 @@ use std::ptr;
 use crate::context::Context;
 use crate::dtype::{Element, Index};
 use crate::error::{check, Error, Result, Status};
-use crate::ops::{Op, Options};
+use crate::ops::{with_raw_call, Op, Options};
 use crate::sys;
-use crate::tensor::{check_element, TensorView, TensorViewMut};
+use crate::tensor::{TensorView, TensorViewMut};
 
 /// Operations recorded on a Vulkan context and run in one queue submission by
 /// [`run`](Batch::run), each seeing the results of the ones before it. Outputs are buffer views;
@@ -83,18 +83,11 @@ impl<'env> Batch<'env> {
         if out.is_some_and(|o| o.is_host()) {
             return Err(host_out());
         }
-        check_element::<T>()?;
-        let (mut d, mut i, mut u) = (data.descriptor(), indices.descriptor(), updates.descriptor());
-        let mut o = out.map(|o| o.descriptor());
-        let (dp, ip, up) = (d.raw(), i.raw(), u.raw());
-        let op_out = match o.as_mut() {
-            Some(o) => o.raw(),
-            None => dp,
-        };
-        let raw_options = options.raw();
-        // SAFETY: host inputs are copied now; buffer views stay borrowed for 'env, which lasts
-        // until run() has waited or the batch is dropped (destroy waits).
-        check(unsafe { sys::scatter_batch_record(self.raw, op.code(), dp, ip, up, &raw_options, op_out) })
+        with_raw_call(data, indices, updates, options, out, |d, i, u, o, w| {
+            // SAFETY: host inputs are copied now; buffer views stay borrowed for 'env, which
+            // lasts until run() has waited or the batch is dropped (destroy waits).
+            unsafe { sys::scatter_batch_record(self.raw, op.code(), d, i, u, o, w) }
+        })
     }
 
     /// Submits every recorded operation and waits for all of them.

@@ -293,18 +293,32 @@ impl Context {
     fn run<T: Element, I: Index>(&self, op: Op, data: &TensorView<'_, T>, indices: &TensorView<'_, I>,
                                  updates: &TensorView<'_, T>, options: &Options,
                                  out: Option<&TensorViewMut<'_, T>>) -> Result<()> {
-        check_element::<T>()?;
-        let (mut d, mut i, mut u) = (data.descriptor(), indices.descriptor(), updates.descriptor());
-        let mut o = out.map(|o| o.descriptor());
-        let (dp, ip, up) = (d.raw(), i.raw(), u.raw());
-        let op_out = match o.as_mut() {
-            Some(o) => o.raw(),
-            None => dp,
-        };
-        let raw_options = options.raw();
-        // SAFETY: every view points to memory it borrows for the call (host slices checked to
-        // hold every position; buffers alive); `out` is borrowed exclusively, so it overlaps
-        // no input (the library checks again, and that out's elements do not overlap).
-        check(unsafe { (op.function())(self.as_raw(), dp, ip, up, &raw_options, op_out) })
+        with_raw_call(data, indices, updates, options, out, |d, i, u, o, w| {
+            // SAFETY: every view points to memory it borrows for the call (host slices checked to
+            // hold every position; buffers alive); `out` is borrowed exclusively, so it overlaps
+            // no input (the library checks again, and that out's elements do not overlap).
+            unsafe { (op.function())(self.as_raw(), d, i, u, o, w) }
+        })
     }
+}
+
+/// The C descriptors of one call (data, indices, updates, options, out), alive while `call`
+/// runs; `out` None means in place (out = data, the same descriptor). The element type is
+/// checked first. Used by direct calls and by batch recording.
+pub(crate) fn with_raw_call<T: Element, I: Index>(
+    data: &TensorView<'_, T>, indices: &TensorView<'_, I>, updates: &TensorView<'_, T>,
+    options: &Options, out: Option<&TensorViewMut<'_, T>>,
+    call: impl FnOnce(*const sys::scatter_tensor, *const sys::scatter_tensor, *const sys::scatter_tensor,
+                      &sys::scatter_options, *const sys::scatter_tensor) -> sys::scatter_status,
+) -> Result<()> {
+    check_element::<T>()?;
+    let (mut d, mut i, mut u) = (data.descriptor(), indices.descriptor(), updates.descriptor());
+    let mut o = out.map(|o| o.descriptor());
+    let (dp, ip, up) = (d.raw(), i.raw(), u.raw());
+    let op_out = match o.as_mut() {
+        Some(o) => o.raw(),
+        None => dp,
+    };
+    let raw_options = options.raw();
+    check(call(dp, ip, up, &raw_options, op_out))
 }
