@@ -3,6 +3,7 @@
 #include "core/checked_math.h"
 #include "core/loop_dims.h"
 #include "core/strided_walk.h"
+#include "cpu/copy_bytes.h"
 #include "cpu/kernel_context.h"
 
 #include <algorithm>
@@ -31,6 +32,21 @@ Status copy_tensor(const TensorView& from, const TensorView& to, TaskRunner& run
         for (int64_t i = begin; i < end; ++i, walk.next())
             std::memcpy(to.host + walk.offset(1) * size, from.host + walk.offset(0) * size, size_t(size));
     });
+}
+
+void copy_elements(const TensorView& from, const TensorView& to, int64_t begin, int64_t end) {
+    if (begin >= end) return;
+    const int64_t size = from.element_size;
+    const int64_t* strides[] = {from.strides, to.strides};
+    const LoopDims<2> dims = make_loop_dims<2>(from.rank, from.shape, strides);
+    if (dims.rank <= 1 && dims.flat_stride(0) == 1 && dims.flat_stride(1) == 1) {
+        copy_bytes(to.host + begin * size, from.host + begin * size, (end - begin) * size);
+        return;
+    }
+    StridedWalk<2> walk(dims.rank, dims.shape, dims.strides);
+    walk.seek(begin);
+    for (int64_t i = begin; i < end; ++i, walk.next())
+        std::memcpy(to.host + walk.offset(1) * size, from.host + walk.offset(0) * size, size_t(size));
 }
 
 }  // namespace scatter

@@ -1,7 +1,9 @@
 // The CPU rows/nd kernel. data is seen as [outer, target_rows, inner] and updates as
 // [outer, slices, inner]. A task owns a range of outer positions, or (when outer is small) a range
 // of target rows, and applies the slices that reach its targets in row-major order of indices, so
-// results do not depend on the thread count.
+// results do not depend on the thread count. With one outer position and an out larger than the
+// caches, the slices are first grouped by block of target rows (slice_blocks.h); a task then
+// copies one block of out from data and applies that block's slices while it sits in L2.
 #pragma once
 
 #include "core/host_allocator.h"

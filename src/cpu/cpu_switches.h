@@ -1,0 +1,18 @@
+// Test switches for the CPU kernels' choice of path, read once from SCATTER_CPU_TEST_PATHS
+// (comma-separated), so the differential suite can drive a path that normally needs large inputs:
+//   blocks=N   rows/nd take the blocked path (slice_blocks.h) whenever outer == 1, with blocks of
+//              about N bytes of out, whatever the sizes
+#pragma once
+
+#include <cstdint>
+
+namespace scatter {
+
+struct CpuSwitches {
+    int64_t block_bytes = int64_t(256) << 10;  // out bytes per block of the blocked path
+    bool force_blocks = false;
+};
+
+const CpuSwitches& cpu_switches();
+
+}  // namespace scatter

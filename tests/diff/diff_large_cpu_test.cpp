@@ -1,0 +1,52 @@
+// Differential cases large enough for the CPU kernels' multi-threaded and blocked paths at their
+// default thresholds (rows/nd: out of 8 MiB and more, 4096 slices and more; more than 2^15
+// updates), reference vs the library at 1, 2 and 7 threads and through a parallel_for callback.
+#include <gtest/gtest.h>
+
+#include "scatter_case.h"
+
+namespace scatter_test {
+namespace {
+
+TEST(DiffLarge, RowsAddUniform) {
+    ScatterCase().op(ROWS).dtype(F32).data({32768, 64}).indices({8192}).reduction(ADD).values(11).run_cpu();
+}
+
+TEST(DiffLarge, RowsMeanExcludeSelfSkewedWithSkips) {
+    ScatterCase().op(ROWS).dtype(F32).data({32768, 64}).indices({9000}).reduction(MEAN).exclude_self()
+        .out_of_range(OOR_SKIP).index_profile({.hot_targets = 1500, .negative_rate = 0.2, .out_of_range_rate = 0.1})
+        .values(12).run_cpu();
+}
+
+TEST(DiffLarge, RowsNoneInt32IndicesHotTargets) {
+    ScatterCase().op(ROWS).dtype(F32).index_dtype(I32).data({131072, 16}).indices({20000}).reduction(NONE)
+        .index_profile({.hot_targets = 64}).values(13).run_cpu();
+}
+
+TEST(DiffLarge, RowsAlongAnAxisAfterUnitDims) {
+    ScatterCase().op(ROWS).dtype(I32).axis(1).data({1, 32768, 64}).indices({2, 3000}).reduction(SUB)
+        .values(14).run_cpu();
+}
+
+TEST(DiffLarge, NdMaxInPlaceF64) {
+    ScatterCase().op(ND).dtype(F64).data({256, 256, 16}).indices({6000, 2}).reduction(MAX).in_place()
+        .values(15, {.specials = true}).run_cpu();
+}
+
+TEST(DiffLarge, NdClampIntoStridedOut) {
+    ScatterCase().op(ND).dtype(F32).data({512, 512, 8}).indices({5000, 2}).reduction(MUL)
+        .out_of_range(OOR_CLAMP).index_profile({.out_of_range_rate = 0.05}).out_layout(Layout::every_second())
+        .updates_layout(Layout::random(3, false)).values(16).run_cpu();
+}
+
+TEST(DiffLarge, ElementsAxis0Max) {
+    ScatterCase().op(ELEMENTS).dtype(I64).data({1024, 1024}).indices({1024, 1024}).reduction(MAX).values(17).run_cpu();
+}
+
+TEST(DiffLarge, ElementsLastAxisAddExcludeSelf) {
+    ScatterCase().op(ELEMENTS).dtype(F32).axis(1).data({512, 2048}).indices({512, 1024}).reduction(ADD)
+        .exclude_self().values(18).run_cpu();
+}
+
+}  // namespace
+}  // namespace scatter_test
