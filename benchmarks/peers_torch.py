@@ -33,8 +33,39 @@ def random_tensor(generator, dtype, shape, low, high):
     return torch.randint(int(low), int(high) + 1, shape, generator=generator, dtype=dtype)
 
 
+def shape_indices(workload, indices, generator):
+    """The workload's index distribution (as tools/bench_workloads.cpp): targets_per_row draws each
+    fiber's indices from that many targets; indices_sorted sorts them along the axis (rows: all of
+    them; nd: the index tuples, lexicographically)."""
+    shape = workload["data"]
+    if workload.get("targets_per_row"):
+        axis = workload["axis"] % len(shape)
+        choice_shape = list(indices.shape)
+        choice_shape[axis] = workload["targets_per_row"]
+        targets = torch.randint(0, shape[axis], choice_shape, generator=generator)
+        pick = torch.randint(0, workload["targets_per_row"], indices.shape, generator=generator)
+        indices = torch.gather(targets, axis, pick)
+    if not workload.get("indices_sorted"):
+        return indices
+    if workload["op"] == "elements":
+        return torch.sort(indices, dim=workload["axis"]).values
+    if workload["op"] == "rows":
+        return indices.flatten().sort().values.reshape(indices.shape)
+    depth = indices.shape[-1]
+    keys = torch.zeros(indices.shape[:-1], dtype=torch.int64)
+    for j in range(depth):
+        keys = keys * shape[j] + indices[..., j]
+    keys = keys.sort().values
+    columns = []
+    for j in reversed(range(depth)):
+        columns.append(keys % shape[j])
+        keys = keys // shape[j]
+    return torch.stack(columns[::-1], dim=-1)
+
+
 def make_inputs(workload):
-    """Seed 0; indices uniform over the target axis (for nd: over each indexed dimension)."""
+    """Seed 0; indices uniform over the target axis (for nd: over each indexed dimension), unless
+    the workload asks for another distribution (shape_indices)."""
     generator = torch.Generator().manual_seed(0)
     dtype = DTYPES[workload["dtype"]]
     integer = not dtype.is_floating_point
@@ -48,6 +79,7 @@ def make_inputs(workload):
     else:
         extent = shape[workload["axis"]]
         indices = torch.randint(0, extent, workload["indices"], generator=generator)
+    indices = shape_indices(workload, indices, generator)
     low, high = workload.get("updates_range", (-1e6, 1e6) if integer else (0, 1))
     updates = random_tensor(generator, dtype, workload["updates"], low, high)
     return data, indices, updates
@@ -71,6 +103,9 @@ def peer_call(workload, data, indices, updates):
                 lambda: data.index_reduce(axis, indices, updates.reciprocal(), "prod"))
     if op == "rows" and reduction == "add":
         return "Tensor.index_add", lambda: data.index_add(axis, indices, updates)
+    if op == "rows" and reduction in ("mul", "max", "min", "mean"):
+        name = {"mul": "prod", "max": "amax", "min": "amin", "mean": "mean"}[reduction]
+        return f"Tensor.index_reduce({name})", lambda: data.index_reduce(axis, indices, updates, name)
     if op == "nd" and reduction in ("add", "none"):
         columns = tuple(indices[..., j].contiguous() for j in range(indices.shape[-1]))
         return ("Tensor.index_put(accumulate=%s)" % (reduction == "add"),

@@ -4,6 +4,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <stdexcept>
 #include <type_traits>
 
@@ -108,6 +109,10 @@ Workload parse_workload(const nlohmann::json& row) {
         workload.updates_high = row["updates_range"].at(1).get<double>();
     }
     workload.latency = row.value("latency", false);
+    workload.indices_sorted = row.value("indices_sorted", false);
+    workload.targets_per_row = row.value("targets_per_row", int64_t(0));
+    if (workload.targets_per_row < 0 || (workload.targets_per_row > 0 && workload.op != ScatterOp::elements))
+        throw std::logic_error("workload table: targets_per_row is for elements workloads, and positive");
     return workload;
 }
 
@@ -117,13 +122,70 @@ std::string shape_text(const std::vector<int64_t>& shape) {
     return text + "]";
 }
 
+// elements: the index tensor as [outer, length, inner] around the axis; calls visit(first, step)
+// for each fiber (the `length` indices of one outer and inner position).
+template <typename Visit>
+void for_each_fiber(const Workload& workload, Visit&& visit) {
+    const auto& shape = workload.indices_shape;
+    const size_t axis = static_cast<size_t>(workload.axis < 0 ? workload.axis + int32_t(shape.size()) : workload.axis);
+    uint64_t outer = 1, inner = 1;
+    for (size_t d = 0; d < axis; ++d) outer *= uint64_t(shape[d]);
+    for (size_t d = axis + 1; d < shape.size(); ++d) inner *= uint64_t(shape[d]);
+    const uint64_t length = uint64_t(shape[axis]);
+    for (uint64_t o = 0; o < outer; ++o)
+        for (uint64_t i = 0; i < inner; ++i) visit(o * length * inner + i, inner, length);
+}
+
+// Applies the workload's index distribution to uniform indices.
+void shape_indices(const Workload& workload, Random& random, int64_t* indices) {
+    const std::vector<int64_t> bounds = index_bounds(workload);
+    const uint64_t count = element_count(workload.indices_shape);
+    if (workload.targets_per_row > 0) {
+        std::vector<int64_t> targets(static_cast<size_t>(workload.targets_per_row));
+        for_each_fiber(workload, [&](uint64_t first, uint64_t step, uint64_t length) {
+            for (int64_t& target : targets) target = int64_t(random.below(uint64_t(bounds[0])));
+            for (uint64_t k = 0; k < length; ++k)
+                indices[first + k * step] = targets[random.below(targets.size())];
+        });
+    }
+    if (!workload.indices_sorted) return;
+    if (workload.op == ScatterOp::elements) {
+        std::vector<int64_t> fiber;
+        for_each_fiber(workload, [&](uint64_t first, uint64_t step, uint64_t length) {
+            fiber.resize(length);
+            for (uint64_t k = 0; k < length; ++k) fiber[k] = indices[first + k * step];
+            std::sort(fiber.begin(), fiber.end());
+            for (uint64_t k = 0; k < length; ++k) indices[first + k * step] = fiber[k];
+        });
+    } else if (workload.op == ScatterOp::rows) {
+        std::sort(indices, indices + count);
+    } else {  // nd: tuples of depth k, lexicographically, through their row-major position
+        const size_t depth = bounds.size();
+        std::vector<int64_t> keys(count / depth);
+        for (size_t s = 0; s < keys.size(); ++s) {
+            int64_t key = 0;
+            for (size_t j = 0; j < depth; ++j) key = key * bounds[j] + indices[s * depth + j];
+            keys[s] = key;
+        }
+        std::sort(keys.begin(), keys.end());
+        for (size_t s = 0; s < keys.size(); ++s)
+            for (size_t j = depth; j-- > 0;) {
+                indices[s * depth + j] = keys[s] % bounds[j];
+                keys[s] /= bounds[j];
+            }
+    }
+}
+
 }  // namespace
 
 std::string Workload::describe() const {
     std::string text = op_name;
     if (op != ScatterOp::nd) text += " axis " + std::to_string(axis);
-    return text + " " + reduction_name + " " + dtype_name + " data" + shape_text(data_shape) +
-           " indices" + shape_text(indices_shape);
+    text += " " + reduction_name + " " + dtype_name + " data" + shape_text(data_shape) + " indices" +
+            shape_text(indices_shape);
+    if (indices_sorted) text += " sorted";
+    if (targets_per_row > 0) text += " " + std::to_string(targets_per_row) + "/row";
+    return text;
 }
 
 const std::vector<Workload>& standard_workloads() {
@@ -149,6 +211,8 @@ WorkloadInputs generate_inputs(const Workload& workload) {
     int64_t* indices = reinterpret_cast<int64_t*>(inputs.indices.data());
     for (uint64_t i = 0; i < index_count; ++i)
         indices[i] = static_cast<int64_t>(random.below(static_cast<uint64_t>(bounds[i % bounds.size()])));
+
+    shape_indices(workload, random, indices);
 
     inputs.updates = random_tensor(random, workload.dtype, element_count(workload.updates_shape),
                                    workload.updates_low, workload.updates_high);

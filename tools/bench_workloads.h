@@ -1,4 +1,4 @@
-// The standard workloads W1-W8 (docs/cli.md): their definitions, read from the table
+// The standard workloads W1-W14 (docs/cli.md): their definitions, read from the table
 // benchmarks/workloads.json (embedded at build time), and their inputs, generated from a fixed seed.
 #pragma once
 
@@ -18,11 +18,14 @@ struct Workload {
     std::vector<int64_t> data_shape, indices_shape, updates_shape;
     double updates_low = 0.0, updates_high = 1.0;  // value range of the updates
     bool latency = false;                            // report microseconds per call
+    // Index distribution: uniform over the target axis, unless
+    bool indices_sorted = false;  // non-decreasing along the axis (rows: over all; nd: lexicographic)
+    int64_t targets_per_row = 0;  // elements, > 0: each fiber's indices over this many targets only
 
     std::string describe() const;
 };
 
-// Host tensors of one workload: data, int64 indices uniform over the target axis, updates.
+// Host tensors of one workload: data, int64 indices (distributed as the workload says), updates.
 struct WorkloadInputs {
     std::vector<uint8_t> data, indices, updates;
 };
