@@ -15,7 +15,7 @@ FUZZ_SECONDS ?= 120
 JOBS ?= $(shell nproc)
 CMAKE_FLAGS ?=
 
-.PHONY: all deps deps-build build demo test sanitize tsan fuzz bench cross-aarch64 cross-mingw cross-test clean
+.PHONY: all deps deps-build build demo test sanitize tsan fuzz bench micro-bench cross-aarch64 cross-mingw cross-test clean
 
 all: build
 
@@ -41,7 +41,8 @@ test: build
 	cd $(BUILD) && SCATTER_TEST_REQUIRE_VULKAN=1 SCATTER_TEST_REQUIRE_CSHARP=1 ctest --output-on-failure -j $(JOBS)
 
 sanitize: deps
-	cmake -S . -B $(BUILD_ASAN) -DCMAKE_BUILD_TYPE=RelWithDebInfo -DSCATTER_SANITIZE=ON $(CMAKE_FLAGS)
+	cmake -S . -B $(BUILD_ASAN) -DCMAKE_BUILD_TYPE=RelWithDebInfo -DSCATTER_SANITIZE=ON \
+	  -DSCATTER_BUILD_MICRO_BENCHMARKS=OFF $(CMAKE_FLAGS)
 	cmake --build $(BUILD_ASAN) -j $(JOBS)
 	cd $(BUILD_ASAN) && SCATTER_TEST_REQUIRE_VULKAN=1 ASAN_OPTIONS=detect_leaks=1 LSAN_OPTIONS=suppressions=$(CURDIR)/tests/lsan.supp \
 	  UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
@@ -51,7 +52,7 @@ sanitize: deps
 # and context tests, the differential suite at 1, 2 and 7 threads and through a parallel_for
 # callback, one Vulkan context used from several threads, batches and interop.
 tsan: deps
-	cmake -S . -B $(BUILD_TSAN) -DCMAKE_BUILD_TYPE=RelWithDebInfo -DSCATTER_SANITIZE_THREAD=ON \
+	cmake -S . -B $(BUILD_TSAN) -DCMAKE_BUILD_TYPE=RelWithDebInfo -DSCATTER_SANITIZE_THREAD=ON -DSCATTER_BUILD_MICRO_BENCHMARKS=OFF \
 	  -DCMAKE_GTEST_DISCOVER_TESTS_DISCOVERY_MODE=PRE_TEST $(CMAKE_FLAGS)
 	cmake --build $(BUILD_TSAN) -j $(JOBS) --target scatter_unit_tests scatter_diff_random_cpu \
 	  scatter_vulkan_interop scatter_vulkan_atomics scatter_vulkan_basics scatter_vulkan_long_run
@@ -68,7 +69,7 @@ tsan: deps
 # corpus and fuzzes for FUZZ_SECONDS (scripts/fuzz.sh; docs/testing.md: how to run it for hours).
 fuzz: deps
 	CC=clang CXX=clang++ cmake -S . -B $(BUILD_FUZZ) -DCMAKE_BUILD_TYPE=RelWithDebInfo -DSCATTER_SANITIZE=ON \
-	  -DSCATTER_BUILD_FUZZERS=ON -DSCATTER_BUILD_SHARED=OFF \
+	  -DSCATTER_BUILD_FUZZERS=ON -DSCATTER_BUILD_SHARED=OFF -DSCATTER_BUILD_MICRO_BENCHMARKS=OFF \
 	  "-DCMAKE_C_FLAGS=-fsanitize=fuzzer-no-link -fno-sanitize-recover=all" \
 	  "-DCMAKE_CXX_FLAGS=-fsanitize=fuzzer-no-link -fno-sanitize-recover=all" $(CMAKE_FLAGS)
 	cmake --build $(BUILD_FUZZ) -j $(JOBS) --target fuzz_api fuzz_npy scatter_unit_tests scatter_diff_examples scatter_diff_random_cpu
@@ -86,6 +87,10 @@ cross-test: cross-aarch64 cross-mingw
 
 bench: build
 	$(BUILD)/tools/scatter bench --workload all
+
+# One Google Benchmark per CPU kernel family (benchmarks/micro), at 1 and 2 threads.
+micro-bench: build
+	$(BUILD)/benchmarks/micro/scatter_micro_bench
 
 clean:
 	rm -rf $(BUILD) $(BUILD_DEMO) $(BUILD_ASAN) $(BUILD_TSAN) $(BUILD_FUZZ) $(BUILD_AARCH64) $(BUILD_MINGW)

@@ -21,6 +21,12 @@ constexpr int64_t kCountBudget = 1 << 18;
 // The largest unit (axis_size x chunk elements of out) that copies its own targets.
 constexpr int64_t kUnitCopyBytes = 1 << 20;
 
+// A reduction along an outer axis reads a random row of out per update: the load, not the
+// arithmetic, is the cost (W8: 15 ns per update on one core). The target this many updates ahead
+// is prefetched, so that many misses are in flight instead of the few the reorder window holds
+// (W8, this machine: 70-93 -> 38-52 ms on one thread). `none` only stores, and gains nothing.
+constexpr int64_t kTargetPrefetch = 32;
+
 // Tensor slots in the loop dimensions.
 enum { kIdx = 0, kUpd = 1, kOut = 2, kData = 3 };
 
@@ -157,6 +163,12 @@ private:
                 const Index* ib = reinterpret_cast<const Index*>(idx) + base[kIdx] + a * ai;
                 const char* ub = upd + (base[kUpd] + a * au) * size;
                 for (int64_t i = begin; i < stop; ++i) {
+                    if (Applier::kReduces && i + kTargetPrefetch < stop) {
+                        Index ahead;
+                        std::memcpy(&ahead, ib + (i + kTargetPrefetch) * si, sizeof ahead);
+                        if (uint64_t(ahead) < uint64_t(axis_size))
+                            __builtin_prefetch(out + int64_t(ahead) * ao + (i + kTargetPrefetch) * so, 1);
+                    }
                     Index raw;
                     std::memcpy(&raw, ib + i * si, sizeof raw);
                     int64_t t = int64_t(raw);
