@@ -1,17 +1,21 @@
 #!/usr/bin/env bash
 # Runs `scatter bench --json` and benchmarks/peers_torch.py on the same workloads in one go and
-# prints a table: libscatter's median time and GB/s, PyTorch's best (over 1 and 2 threads), and
-# the ratio libscatter/peer in effective GB/s (> 1: libscatter is faster).
+# prints one table per thread count N: libscatter's median time and GB/s at N threads, its ratio
+# to a memcpy of the same bytes, PyTorch's best operator at N threads or fewer, and lib/peer in
+# effective GB/s (> 1: libscatter is faster).
 #
-# usage: benchmarks/compare.sh [--cli PATH] [--workload W1,W2|all] [--threads N] [--repeat K]
-#   --cli      the scatter program (default: build/tools/scatter)
-#   --threads  libscatter's CPU threads (default 2); PyTorch runs at 1 and 2
+# usage: benchmarks/compare.sh [--cli PATH] [--workload W1,W2|all] [--threads 1,N] [--repeat K]
+#                              [--huge-pages]
+#   --cli         the scatter program (default: build/tools/scatter)
+#   --threads     comma-separated thread counts, each used by both (default: 1 and every core)
+#   --huge-pages  both allocate through glibc's transparent-huge-page tunable
+#                 (GLIBC_TUNABLES=glibc.malloc.hugetlb=1), as numpy does for large arrays
 set -euo pipefail
 
 here="$(cd "$(dirname "$0")" && pwd)"
 cli="$here/../build/tools/scatter"
 workload=all
-threads=2
+threads="1,$(nproc)"
 repeat=7
 python=/usr/bin/python3
 
@@ -21,7 +25,8 @@ while [[ $# -gt 0 ]]; do
     --workload) workload="$2"; shift 2 ;;
     --threads) threads="$2"; shift 2 ;;
     --repeat) repeat="$2"; shift 2 ;;
-    -h|--help) sed -n '2,9p' "$0"; exit 0 ;;
+    --huge-pages) export GLIBC_TUNABLES=glibc.malloc.hugetlb=1; shift ;;
+    -h|--help) sed -n '2,13p' "$0"; exit 0 ;;
     *) echo "compare.sh: unknown argument $1" >&2; exit 2 ;;
   esac
 done
@@ -32,29 +37,40 @@ fi
 
 work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
-echo "libscatter: $("$cli" version), $threads threads; PyTorch: 1 and 2 threads; repeat $repeat" >&2
-"$cli" bench --json --workload "$workload" --backend cpu --threads "$threads" --repeat "$repeat" > "$work/lib.jsonl"
-"$python" "$here/peers_torch.py" --json --workload "$workload" --threads 1,2 --repeat "$repeat" > "$work/peer.jsonl"
+echo "libscatter: $("$cli" version); threads $threads; repeat $repeat${GLIBC_TUNABLES:+; $GLIBC_TUNABLES}" >&2
+IFS=, read -r -a counts <<< "$threads"
+for count in "${counts[@]}"; do
+  "$cli" bench --json --workload "$workload" --backend cpu --threads "$count" --repeat "$repeat" >> "$work/lib.jsonl"
+done
+"$python" "$here/peers_torch.py" --json --workload "$workload" --threads "$threads" --repeat "$repeat" > "$work/peer.jsonl"
 
 "$python" - "$work/lib.jsonl" "$work/peer.jsonl" <<'PY'
 import json
 import sys
 
-lib = {row["workload"]: row for row in map(json.loads, open(sys.argv[1]))}
-best = {}
-for row in map(json.loads, open(sys.argv[2])):
-    if row["workload"] not in best or row["median_ms"] < best[row["workload"]]["median_ms"]:
-        best[row["workload"]] = row
+lib = [json.loads(line) for line in open(sys.argv[1])]
+peer_rows = [json.loads(line) for line in open(sys.argv[2])]
+# The peer at N threads is PyTorch's best at N threads or fewer (more threads can be slower).
+peers = {}
+for row in peer_rows:
+    for threads in {r["threads"] for r in lib if r["threads"] >= row["threads"]}:
+        key = (row["workload"], threads)
+        if key not in peers or row["median_ms"] < peers[key]["median_ms"]:
+            peers[key] = row
 
-print(f"{'W':3}  {'libscatter':>12} {'GB/s':>7} {'vs memcpy':>9}   {'best PyTorch peer':42} {'thr':>3} {'time':>12} {'GB/s':>7}  {'lib/peer':>8}")
-for workload, mine in lib.items():
-    peer = best.get(workload)
-    latency = "us_per_call" in mine
-    def show(row):
-        return f"{row['us_per_call']:9.3f} us" if latency else f"{row['median_ms']:9.3f} ms"
-    line = f"{workload:3}  {show(mine):>12} {mine['gbps']:7.2f} {mine['ratio_to_memcpy']:9.3f}   "
-    if peer:
-        line += f"{peer['peer']:42} {peer['threads']:>3} {show(peer):>12} {peer['gbps']:7.2f}  "
-        line += f"{peer['median_ms'] / mine['median_ms']:8.2f}x"
-    print(line)
+thread_counts = sorted({row["threads"] for row in lib})
+for threads in thread_counts:
+    print(f"\n{threads} thread{'s' if threads > 1 else ''}")
+    print(f"{'W':3}  {'libscatter':>12} {'GB/s':>7} {'vs memcpy':>9}   {'best PyTorch peer (threads)':46} {'time':>12} {'GB/s':>7}  {'lib/peer':>8}")
+    for mine in (row for row in lib if row["threads"] == threads):
+        workload = mine["workload"]
+        peer = peers.get((workload, threads))
+        latency = "us_per_call" in mine
+        def show(row):
+            return f"{row['us_per_call']:9.3f} us" if latency else f"{row['median_ms']:9.3f} ms"
+        line = f"{workload:3}  {show(mine):>12} {mine['gbps']:7.2f} {mine['ratio_to_memcpy']:9.3f}   "
+        if peer:
+            line += f"{peer['peer'] + ' (' + str(peer['threads']) + ')':46} {show(peer):>12} {peer['gbps']:7.2f}  "
+            line += f"{peer['median_ms'] / mine['median_ms']:8.2f}x"
+        print(line)
 PY
