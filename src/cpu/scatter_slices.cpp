@@ -23,6 +23,8 @@ enum { kUpd = 0, kOut = 1 };
 // machine) beside the update slices streaming in.
 constexpr int64_t kBlockedMinOutBytes = int64_t(8) << 20;
 constexpr int64_t kBlockedMinSlices = 4096;
+// The plain path splits slices between tasks when each task's part is at least this long.
+constexpr int64_t kSpanSplitBytes = 128;
 // Update slices are prefetched this many slices ahead of the one being applied.
 constexpr int64_t kPrefetchSlices = 16;
 
@@ -95,7 +97,9 @@ public:
     SlicesRunner(const OpPlan& plan, const SlicesLayout& g, const int64_t* targets, const Applier& applier)
         : p_(plan), g_(g), targets_(targets), applier_(applier), size_(plan.data.element_size) {}
 
-    void run(int64_t o0, int64_t o1, int64_t r0, int64_t r1, int64_t* counts) const {
+    // Outer positions [o0, o1) x target rows [r0, r1) x inner elements [i0, i1) of each slice.
+    void run(int64_t o0, int64_t o1, int64_t r0, int64_t r1, int64_t i0, int64_t i1, int64_t* counts) const {
+        const Span span{i0, i1};
         StridedWalk<2> outer(g_.outer.rank, g_.outer.shape, g_.outer.strides);
         outer.seek(o0);
         for (int64_t o = o0; o < o1; ++o, outer.next()) {
@@ -107,15 +111,15 @@ public:
                 if (t >= r0 && t < r1) {
                     if (counts != nullptr) {
                         int64_t& count = counts[t - r0];
-                        if (p_.exclude_self && count == 0) start_slice(out_base + flat_offset(g_.rows, t));
+                        if (p_.exclude_self && count == 0) start_slice(out_base + flat_offset(g_.rows, t), span);
                         ++count;
                     }
                     const int64_t u = upd_base + (flat_slices ? j * g_.slice.flat_stride(0) : slice.offset(0));
-                    apply_slice(out_base + flat_offset(g_.rows, t), u);
+                    apply_slice(out_base + flat_offset(g_.rows, t), u, span);
                 }
                 if (!flat_slices) slice.next();
             }
-            if (counts != nullptr) finish_rows(out_base, r0, r1, counts);
+            if (counts != nullptr) finish_rows(out_base, r0, r1, counts, span);
         }
     }
 
@@ -125,6 +129,7 @@ public:
         const char* upd = p_.updates.host;
         const int64_t slice_bytes = g_.inner.count * size_;
         const bool flat_slices = g_.slice.rank <= 1, contiguous = contiguous_slices();
+        const Span span{0, g_.inner.count};
         for (int64_t b = b0; b < b1; ++b) {
             const int64_t r0 = b << blocks.shift(), r1 = std::min(p_.target_rows, r0 + (int64_t(1) << blocks.shift()));
             if (!p_.in_place) copy_elements(p_.data, p_.out, r0 * p_.inner, r1 * p_.inner);
@@ -137,12 +142,12 @@ public:
                 const int64_t j = order[k], t = targets_[j], out_at = flat_offset(g_.rows, t);
                 if (counts != nullptr) {
                     int64_t& count = counts[t - r0];
-                    if (p_.exclude_self && count == 0) start_slice(out_at);
+                    if (p_.exclude_self && count == 0) start_slice(out_at, span);
                     ++count;
                 }
-                apply_slice(out_at, slice_offset(j, flat_slices));
+                apply_slice(out_at, slice_offset(j, flat_slices), span);
             }
-            if (counts != nullptr) finish_rows(0, r0, r1, counts);
+            if (counts != nullptr) finish_rows(0, r0, r1, counts, span);
         }
     }
 
@@ -155,34 +160,42 @@ private:
         return g_.inner.rank <= 1 && g_.inner.flat_stride(kUpd) == 1 && g_.inner.flat_stride(kOut) == 1;
     }
 
+    // The elements [begin, end) of a slice (row-major over the inner dims) a task owns.
+    struct Span {
+        int64_t begin, end;
+    };
+
     template <class Visit>
-    void for_each_inner(int64_t out_at, int64_t upd_at, Visit&& visit) const {
+    void for_each_inner(int64_t out_at, int64_t upd_at, Span span, Visit&& visit) const {
         if (g_.inner.rank <= 1) {
             const int64_t su = g_.inner.flat_stride(kUpd), so = g_.inner.flat_stride(kOut);
-            for (int64_t i = 0; i < g_.inner.count; ++i) visit(out_at + i * so, upd_at + i * su);
+            for (int64_t i = span.begin; i < span.end; ++i) visit(out_at + i * so, upd_at + i * su);
             return;
         }
         StridedWalk<2> inner(g_.inner.rank, g_.inner.shape, g_.inner.strides);
-        for (int64_t i = 0; i < g_.inner.count; ++i, inner.next())
+        inner.seek(span.begin);
+        for (int64_t i = span.begin; i < span.end; ++i, inner.next())
             visit(out_at + inner.offset(kOut), upd_at + inner.offset(kUpd));
     }
 
-    void apply_slice(int64_t out_at, int64_t upd_at) const {
+    void apply_slice(int64_t out_at, int64_t upd_at, Span span) const {
         char* out = p_.out.host;
         const char* upd = p_.updates.host;
         if (contiguous_slices()) {
-            applier_.apply_run(out + out_at * size_, upd + upd_at * size_, g_.inner.count);
+            applier_.apply_run(out + (out_at + span.begin) * size_, upd + (upd_at + span.begin) * size_,
+                               span.end - span.begin);
             return;
         }
-        for_each_inner(out_at, upd_at, [&](int64_t o, int64_t u) { applier_.apply(out + o * size_, upd + u * size_); });
+        for_each_inner(out_at, upd_at, span,
+                       [&](int64_t o, int64_t u) { applier_.apply(out + o * size_, upd + u * size_); });
     }
 
-    void start_slice(int64_t out_at) const {
+    void start_slice(int64_t out_at, Span span) const {
         char* out = p_.out.host;
-        for_each_inner(out_at, 0, [&](int64_t o, int64_t) { applier_.start(out + o * size_); });
+        for_each_inner(out_at, 0, span, [&](int64_t o, int64_t) { applier_.start(out + o * size_); });
     }
 
-    void finish_rows(int64_t out_base, int64_t r0, int64_t r1, int64_t* counts) const {
+    void finish_rows(int64_t out_base, int64_t r0, int64_t r1, int64_t* counts, Span span) const {
         const bool mean = p_.reduction == SCATTER_REDUCTION_MEAN;
         const int64_t self_terms = p_.exclude_self ? 0 : 1;
         char* out = p_.out.host;
@@ -191,7 +204,7 @@ private:
             if (count == 0) continue;
             if (mean) {
                 const int64_t terms = count + self_terms;
-                for_each_inner(out_base + flat_offset(g_.rows, t), 0,
+                for_each_inner(out_base + flat_offset(g_.rows, t), 0, span,
                                [&](int64_t o, int64_t) { applier_.finish(out + o * size_, terms); });
             }
             count = 0;
@@ -256,10 +269,17 @@ Status scatter_slices_cpu(const OpPlan& plan, const int64_t* targets, TaskRunner
     const SlicesLayout g = make_layout(plan);
     const int shift = block_shift(plan);
     if (shift >= 0) return scatter_blocks(plan, g, shift, targets, runner, allocator);
-    const int64_t outer = g.outer.count, rows = plan.target_rows;
+    const int64_t outer = g.outer.count, rows = plan.target_rows, inner = plan.inner;
     const bool split_outer = outer >= int64_t(runner.concurrency());
-    const uint32_t tasks = task_count_for(runner, plan.updates.element_count, split_outer ? outer : rows);
-    const int64_t rows_per_task = split_outer || tasks == 1 ? rows : (rows + tasks - 1) / tasks;
+    // With few outer positions, tasks split the slices' elements when each task's share is at
+    // least kSpanSplitBytes: every task then streams through all of updates in order (W12: 512-byte
+    // slices into 10000 rows). Otherwise they split the target rows, and each skips the slices
+    // that reach other tasks' rows.
+    const bool split_inner =
+        !split_outer && inner * int64_t(plan.data.element_size) >= kSpanSplitBytes * int64_t(runner.concurrency());
+    const uint32_t tasks =
+        task_count_for(runner, plan.updates.element_count, split_outer ? outer : split_inner ? inner : rows);
+    const int64_t rows_per_task = split_outer || split_inner || tasks == 1 ? rows : (rows + tasks - 1) / tasks;
     const int64_t counts_per_task = needs_target_counts(plan) ? rows_per_task : 0;
     ScratchArray<int64_t> counts(allocator);
     if (counts_per_task > 0) {
@@ -276,10 +296,16 @@ Status scatter_slices_cpu(const OpPlan& plan, const int64_t* targets, TaskRunner
         status = parallel_for(runner, tasks, [&](uint32_t task) {
             int64_t* task_counts = counts_per_task > 0 ? counts.data() + counts_per_task * task : nullptr;
             if (split_outer || tasks == 1) {
-                kernel.run(split_point(outer, task, tasks), split_point(outer, task + 1, tasks), 0, rows, task_counts);
+                kernel.run(split_point(outer, task, tasks), split_point(outer, task + 1, tasks), 0, rows, 0, inner,
+                           task_counts);
+            } else if (split_inner) {  // at whole cache lines, so tasks share none of out's lines
+                const int64_t line = std::max<int64_t>(1, 64 / int64_t(plan.data.element_size));
+                const int64_t lines = (inner + line - 1) / line;
+                kernel.run(0, outer, 0, rows, std::min(inner, split_point(lines, task, tasks) * line),
+                           std::min(inner, split_point(lines, task + 1, tasks) * line), task_counts);
             } else {
                 int64_t r0 = std::min(rows, rows_per_task * task), r1 = std::min(rows, r0 + rows_per_task);
-                kernel.run(0, outer, r0, r1, task_counts);
+                kernel.run(0, outer, r0, r1, 0, inner, task_counts);
             }
         });
     });

@@ -1,6 +1,7 @@
-// Differential cases large enough for the CPU kernels' multi-threaded and blocked paths at their
-// default thresholds (rows/nd: out of 8 MiB and more, 4096 slices and more; more than 2^15
-// updates), reference vs the library at 1, 2 and 7 threads and through a parallel_for callback.
+// Differential cases large enough for the CPU kernels' multi-threaded paths at their default
+// thresholds (more than 2^15 updates; rows/nd blocked: out of 8 MiB and more, 4096 slices and more;
+// rows/nd plain with slices of 128 bytes per thread and more: split between tasks), reference vs
+// the library at 1, 2 and 7 threads and through a parallel_for callback.
 #include <gtest/gtest.h>
 
 #include "scatter_case.h"
@@ -37,6 +38,17 @@ TEST(DiffLarge, NdClampIntoStridedOut) {
     ScatterCase().op(ND).dtype(F32).data({512, 512, 8}).indices({5000, 2}).reduction(MUL)
         .out_of_range(OOR_CLAMP).index_profile({.out_of_range_rate = 0.05}).out_layout(Layout::every_second())
         .updates_layout(Layout::random(3, false)).values(16).run_cpu();
+}
+
+// Below the blocked path's size, with long slices: tasks split each slice's elements.
+TEST(DiffLarge, RowsMeanLongSlicesSplitBetweenTasks) {
+    ScatterCase().op(ROWS).dtype(F32).data({2000, 300}).indices({3000}).reduction(MEAN).exclude_self()
+        .index_profile({.hot_targets = 40}).values(19).run_cpu();
+}
+
+TEST(DiffLarge, NdStridedInnerDimsSplitBetweenTasks) {
+    ScatterCase().op(ND).dtype(F64).data({64, 40, 30}).indices({2000, 1}).reduction(DIV)
+        .updates_layout(Layout::random(5, false)).out_layout(Layout::random(6, false)).values(20).run_cpu();
 }
 
 TEST(DiffLarge, ElementsAxis0Max) {
