@@ -115,6 +115,18 @@ void ElementsLastAxis(benchmark::State& state) {
     run_benchmark(state, operation);
 }
 
+// elements of a 1-D tensor: one unit, so one task at any thread count (W9's family; 4 Mi and
+// 64 Ki updates).
+void Elements1D(benchmark::State& state) {
+    static Operation operation(scatter_elements, {1 << 22}, {1 << 22}, {1 << 22}, {1 << 22}, SCATTER_REDUCTION_ADD);
+    run_benchmark(state, operation);
+}
+
+void Elements1DSmall(benchmark::State& state) {
+    static Operation operation(scatter_elements, {65536}, {65536}, {65536}, {65536}, SCATTER_REDUCTION_ADD);
+    run_benchmark(state, operation);
+}
+
 // rows with an out that the caches hold: the plain path (W12's family).
 void RowsPlain(benchmark::State& state) {
     static Operation operation(scatter_rows, {4096, 64}, {262144}, {262144, 64}, {4096}, SCATTER_REDUCTION_ADD);
@@ -148,6 +160,8 @@ void TinyCall(benchmark::State& state) {
 BENCHMARK(ElementsOuterAxis)->Arg(1)->Arg(2)->Unit(benchmark::kMillisecond)->UseRealTime();
 BENCHMARK(ElementsOuterAxisAdd)->Arg(1)->Arg(2)->Unit(benchmark::kMillisecond)->UseRealTime();
 BENCHMARK(ElementsLastAxis)->Arg(1)->Arg(2)->Unit(benchmark::kMillisecond)->UseRealTime();
+BENCHMARK(Elements1D)->Arg(1)->Arg(2)->Unit(benchmark::kMillisecond)->UseRealTime();
+BENCHMARK(Elements1DSmall)->Arg(1)->Arg(2)->Unit(benchmark::kMicrosecond)->UseRealTime();
 BENCHMARK(RowsPlain)->Arg(1)->Arg(2)->Unit(benchmark::kMillisecond)->UseRealTime();
 BENCHMARK(RowsBlocked)->Arg(1)->Arg(2)->Unit(benchmark::kMillisecond)->UseRealTime();
 BENCHMARK(NdBlocked)->Arg(1)->Arg(2)->Unit(benchmark::kMillisecond)->UseRealTime();

@@ -51,6 +51,29 @@ TEST(DiffLarge, NdStridedInnerDimsSplitBetweenTasks) {
         .updates_layout(Layout::random(5, false)).out_layout(Layout::random(6, false)).values(20).run_cpu();
 }
 
+// Fewer units than threads along the last axis (1-D: one unit).
+TEST(DiffLarge, Elements1DAddSkewedNegative) {
+    ScatterCase().op(ELEMENTS).dtype(F32).data({100000}).indices({200000}).reduction(ADD)
+        .index_profile({.hot_targets = 5000, .negative_rate = 0.3}).values(21).run_cpu();
+}
+
+TEST(DiffLarge, Elements1DMeanExcludeSelfSkipInt32) {
+    ScatterCase().op(ELEMENTS).dtype(F64).index_dtype(I32).data({70001}).indices({150000}).reduction(MEAN)
+        .exclude_self().out_of_range(OOR_SKIP).index_profile({.negative_rate = 0.2, .out_of_range_rate = 0.1})
+        .values(22).run_cpu();
+}
+
+TEST(DiffLarge, Elements1DNoneClampStrided) {
+    ScatterCase().op(ELEMENTS).dtype(I16).data({90000}).indices({100000}).reduction(NONE).out_of_range(OOR_CLAMP)
+        .index_profile({.out_of_range_rate = 0.05}).out_layout(Layout::every_second())
+        .updates_layout(Layout::every_second()).values(23).run_cpu();
+}
+
+TEST(DiffLarge, ElementsTwoFibersMulInPlace) {
+    ScatterCase().op(ELEMENTS).dtype(F32).axis(1).data({2, 60000}).indices({2, 30000}).reduction(MUL).in_place()
+        .values(24).run_cpu();
+}
+
 TEST(DiffLarge, ElementsAxis0Max) {
     ScatterCase().op(ELEMENTS).dtype(I64).data({1024, 1024}).indices({1024, 1024}).reduction(MAX).values(17).run_cpu();
 }
