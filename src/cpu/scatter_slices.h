@@ -15,7 +15,9 @@
 namespace scatter {
 
 // targets: per slice, the target row or -1 (from resolve_slice_targets). Allocates what the
-// kernel needs (OUT_OF_MEMORY before anything is written), calls fill_out(), then scatters.
+// kernel needs (OUT_OF_MEMORY before anything is written), then calls fill_out() and scatters;
+// the blocked path instead copies data into out block by block itself, just before each block's
+// slices (fill_out is then not called).
 Status scatter_slices_cpu(const OpPlan& plan, const int64_t* targets, TaskRunner& runner,
                           const HostAllocator& allocator, const std::function<Status()>& fill_out);
 
