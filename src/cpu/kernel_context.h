@@ -7,6 +7,7 @@
 #include "core/task_runner.h"
 
 #include <cstdint>
+#include <cstring>
 
 namespace scatter {
 
@@ -14,6 +15,17 @@ namespace scatter {
 // Needed for mean (the divisor) and exclude_self (the first hit starts from the identity).
 inline bool needs_target_counts(const OpPlan& plan) {
     return plan.exclude_self || plan.reduction == SCATTER_REDUCTION_MEAN;
+}
+
+// Zeroed hit counts, per_task for each of `tasks` tasks (nothing when per_task is 0), allocated
+// before anything is written: OUT_OF_MEMORY names `what` ("per-row", "per-target").
+inline Status allocate_target_counts(ScratchArray<int64_t>& counts, int64_t per_task, uint32_t tasks, const char* what) {
+    if (per_task == 0) return Status();
+    if (!counts.allocate(size_t(per_task * tasks)))
+        return make_error(SCATTER_ERROR_OUT_OF_MEMORY, "could not allocate %lld bytes of %s counts",
+                          (long long)(per_task * tasks * 8), what);
+    std::memset(counts.data(), 0, size_t(per_task * tasks) * sizeof(int64_t));
+    return Status();
 }
 
 // Below this many updates a kernel runs on the calling thread: waking workers costs more.

@@ -228,12 +228,7 @@ Status scatter_elements_cpu(const OpPlan& plan, TaskRunner& runner, const HostAl
     const uint32_t tasks = task_count_for(runner, plan.updates.element_count, g.units);
     const int64_t counts_per_task = needs_target_counts(plan) ? g.axis_size * g.chunk : 0;
     ScratchArray<int64_t> counts(allocator);
-    if (counts_per_task > 0) {
-        if (!counts.allocate(size_t(counts_per_task * tasks)))
-            return make_error(SCATTER_ERROR_OUT_OF_MEMORY, "could not allocate %lld bytes of per-target counts",
-                              (long long)(counts_per_task * tasks * 8));
-        std::memset(counts.data(), 0, size_t(counts_per_task * tasks) * sizeof(int64_t));
-    }
+    SCATTER_RETURN_IF_ERROR(allocate_target_counts(counts, counts_per_task, tasks, "per-target"));
     if (!g.unit_copies) SCATTER_RETURN_IF_ERROR(fill_out());
     Status status;
     dispatch_applier(plan, [&](const auto& applier) {

@@ -241,12 +241,7 @@ Status scatter_blocks(const OpPlan& plan, const SlicesLayout& g, int shift, cons
                                     task_count_for(runner, plan.updates.element_count + plan.out.element_count, blocks.blocks()));
     const int64_t counts_per_task = needs_target_counts(plan) ? int64_t(1) << shift : 0;
     ScratchArray<int64_t> counts(allocator);
-    if (counts_per_task > 0) {
-        if (!counts.allocate(size_t(counts_per_task * tasks)))
-            return make_error(SCATTER_ERROR_OUT_OF_MEMORY, "could not allocate %lld bytes of per-row counts",
-                              (long long)(counts_per_task * tasks * 8));
-        std::memset(counts.data(), 0, size_t(counts_per_task * tasks) * sizeof(int64_t));
-    }
+    SCATTER_RETURN_IF_ERROR(allocate_target_counts(counts, counts_per_task, tasks, "per-row"));
     int64_t first[SCATTER_MAX_THREAD_COUNT + 1];
     split_blocks(plan, blocks, tasks, first);
     Status status;
@@ -282,12 +277,7 @@ Status scatter_slices_cpu(const OpPlan& plan, const int64_t* targets, TaskRunner
     const int64_t rows_per_task = split_outer || split_inner || tasks == 1 ? rows : (rows + tasks - 1) / tasks;
     const int64_t counts_per_task = needs_target_counts(plan) ? rows_per_task : 0;
     ScratchArray<int64_t> counts(allocator);
-    if (counts_per_task > 0) {
-        if (!counts.allocate(size_t(counts_per_task * tasks)))
-            return make_error(SCATTER_ERROR_OUT_OF_MEMORY, "could not allocate %lld bytes of per-row counts",
-                              (long long)(counts_per_task * tasks * 8));
-        std::memset(counts.data(), 0, size_t(counts_per_task * tasks) * sizeof(int64_t));
-    }
+    SCATTER_RETURN_IF_ERROR(allocate_target_counts(counts, counts_per_task, tasks, "per-row"));
     SCATTER_RETURN_IF_ERROR(fill_out());
     Status status;
     dispatch_applier(plan, [&](const auto& applier) {
