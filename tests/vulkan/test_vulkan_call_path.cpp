@@ -100,10 +100,17 @@ TEST_F(CallPath, TheThousandthCallIsNoSlowerThanTheTenth) {
         for (int i = 0; i < 7; ++i) mix.call(i);
         const double early = fastest_round(7);
         for (int i = 70; i < 1000; ++i) mix.call(i);
-        const double late = fastest_round(1001);
         // Generous against a noisy shared machine and sanitizer builds: the leak made a late
-        // round of 7 calls ~10 ms on lavapipe against ~1.4 ms early.
-        EXPECT_LT(late, early * 2.0 + 1000.0) << "early round " << early << " us, late round " << late << " us";
+        // round of 7 calls ~10 ms on lavapipe against ~1.4 ms early. A leak only grows with the
+        // calls, so while the late rounds look slow, more late rounds are timed (up to 1000 more
+        // calls, with pauses): a burst of load from a test beside this one passes, a leak stays.
+        const double bound = early * 2.0 + 1000.0;
+        double late = fastest_round(1001);
+        for (int attempt = 1; attempt < 10 && late >= bound; ++attempt) {
+            std::this_thread::sleep_for(std::chrono::milliseconds(100));
+            late = std::min(late, fastest_round(1001 + 105 * attempt));
+        }
+        EXPECT_LT(late, bound) << "early round " << early << " us, late round " << late << " us";
     }
     scatter_context_destroy(ctx);
 }
