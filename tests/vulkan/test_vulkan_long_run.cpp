@@ -135,7 +135,14 @@ void expect_flat(scatter_context ctx, int calls) {
     for (int first = 0; first < tenth; first += 500) early = std::min(early, block_us(first));
     for (int first = tenth; first < calls - tenth; first += 500) block_us(first);
     for (int first = calls - tenth; first < calls; first += 500) late = std::min(late, block_us(first));
-    EXPECT_LT(late, early * 1.5 + 2000.0) << "early block " << early << " us, late block " << late << " us";
+    // A leak only grows with the calls: while the late blocks look slow, time up to 20 more
+    // (with pauses), so that a burst of load from a test beside this one passes and a leak stays.
+    const double bound = early * 1.5 + 2000.0;
+    for (int extra = 0; extra < 20 && late >= bound; ++extra) {
+        std::this_thread::sleep_for(std::chrono::milliseconds(50));
+        late = std::min(late, block_us(calls + 500 * extra));
+    }
+    EXPECT_LT(late, bound) << "early block " << early << " us, late block " << late << " us";
     if (kResidentMemoryMeaningful) {
         EXPECT_LT(resident_kib() - kib_before, 16 * 1024) << "resident memory grew by KiB";
     }
