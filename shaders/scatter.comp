@@ -8,6 +8,13 @@
 //                  exclude_self and mean, and writes out once (data where no update lands).
 // Both also do the copy out = data, so no separate copy pass runs.
 //
+// Slab (elements along the last axis, when a fiber's targets fit in shared memory): one
+// workgroup per fiber of out, the only fiber its updates reach. SLAB loads the fiber's targets
+// into shared memory, applies the fiber's updates there, chunk by chunk in position order, and
+// writes the fiber once, coalesced (untouched targets too: no copy pass, no scratch, no sort).
+// `none` keeps the last position per target (shared atomicMax); reductions fold each target's
+// updates of a chunk in lane order by one lane, the lowest lane of the chunk naming the target.
+//
 // Owner-computes (the fallback when the bucket tables would not fit in scratch's windows):
 // one invocation per column, a column being every update that
 // can reach a fixed set of targets no other column reaches. It applies its updates in row-major
@@ -117,6 +124,38 @@ void finish_mean(int position) {
 }
 #endif
 
+// ---- SLAB: one workgroup per fiber of out along the last axis ----
+// The table's size in words: the host picks a size class per call; the default is SMALL_NONE's.
+layout(constant_id = 1) const int SLAB_WORDS = SCATTER_SMALL_TARGETS;
+shared uint slab_words[SLAB_WORDS];  // also SMALL_NONE's winner table
+
+// Fiber f of out (row-major over out's other dims): element offsets of its element 0 in out and
+// data, and of the matching index fiber in indices and updates; `items` is 0 where indices do
+// not reach this fiber (a dim of indices shorter than out's).
+struct Fiber {
+    int out_base, data_base, index_base, update_base, targets, items;
+};
+
+Fiber fiber_of(int f) {
+    const int axis = param(P_AXIS);
+    Fiber r = Fiber(0, 0, 0, 0, tensor_shape(T_OUT, axis), tensor_shape(T_INDICES, axis));
+    int rest = f;
+    for (int d = tensor_rank(T_OUT) - 1; d >= 0; --d) {
+        if (d == axis) continue;
+        int size = tensor_shape(T_OUT, d);
+        int c = rest % size;
+        rest /= size;
+        r.out_base += c * tensor_stride(T_OUT, d);
+        r.data_base += c * tensor_stride(T_DATA, d);
+        if (c >= tensor_shape(T_INDICES, d)) r.items = 0;
+        else {
+            r.index_base += c * tensor_stride(T_INDICES, d);
+            r.update_base += c * tensor_stride(T_UPDATES, d);
+        }
+    }
+    return r;
+}
+
 // ---- target-parallel modes: one invocation per out element (position t, row-major) ----
 // The key of t (elements: t itself; rows/nd: its target row) and, for rows/nd, the updates offset
 // of slice 0 at t's outer and inner position.
@@ -141,16 +180,21 @@ bool in_place() { return param(P_IN_PLACE) != 0; }
 #if SCATTER_DTYPE == SCATTER_DT_RAW
 // `none`: out[t] = the winning update, or data[t] when no update reaches t.
 // winner: 1 + the winning item, or 0 when no update reaches t.
-void gather_from(int t, uint winner, int update_base) {
-    if (winner == 0u && in_place()) return;
+// Copies one element to byte `to` of out from byte `from` of updates or of data.
+void copy_element(uint to, uint from, bool from_update) {
     uint size = uint(tensor_element_size(T_OUT));
-    uint to = tensor_byte(T_OUT, offset_of_flat(T_OUT, t));
-    bool from_update = winner != 0u;
-    uint from = from_update ? tensor_byte(T_UPDATES, item_update_offset(int(winner - 1u), update_base))
-                            : tensor_byte(T_DATA, offset_of_flat(T_DATA, t));
     uint piece = piece_size_for(from, to, size);
     for (uint b = 0u; b < size; b += piece)
         out_store_piece(to + b, piece, from_update ? update_piece(from + b, piece) : data_piece(from + b, piece));
+}
+
+void gather_from(int t, uint winner, int update_base) {
+    if (winner == 0u && in_place()) return;
+    bool from_update = winner != 0u;
+    copy_element(tensor_byte(T_OUT, offset_of_flat(T_OUT, t)),
+                 from_update ? tensor_byte(T_UPDATES, item_update_offset(int(winner - 1u), update_base))
+                             : tensor_byte(T_DATA, offset_of_flat(T_DATA, t)),
+                 from_update);
 }
 
 void gather_winner(int t) {
@@ -163,7 +207,6 @@ void gather_winner(int t) {
 // words reset, every index validated and each target's winner found in shared memory, then, if
 // nothing failed, out written. (WINNER and GATHER_WINNER as two passes, plus the fills, cost a
 // small call ~15 us more on a real GPU.)
-shared uint small_winner[SCATTER_SMALL_TARGETS];
 
 int element_count_of(int t) {
     int n = 1;
@@ -177,19 +220,46 @@ void small_none() {
     if (lane == 0) {
         for (int w = 0; w < S_WORDS; ++w) status_words[w] = SCATTER_STATUS_NONE;
     }
-    for (int t = lane; t < targets; t += SCATTER_WORKGROUP_SIZE) small_winner[t] = 0u;
+    for (int t = lane; t < targets; t += SCATTER_WORKGROUP_SIZE) slab_words[t] = 0u;
     memoryBarrierBuffer();
     memoryBarrierShared();
     barrier();
     for (int i = lane; i < items; i += SCATTER_WORKGROUP_SIZE) {
         int key = element_key(i);
-        if (key >= 0) atomicMax(small_winner[key], uint(i + 1));
+        if (key >= 0) atomicMax(slab_words[key], uint(i + 1));
     }
     memoryBarrierBuffer();
     memoryBarrierShared();
     barrier();
     if (atomicOr(status_words[S_BAD_INDEX], 0u) != SCATTER_STATUS_NONE) return;  // nothing written
-    for (int t = lane; t < targets; t += SCATTER_WORKGROUP_SIZE) gather_from(t, small_winner[t], 0);
+    for (int t = lane; t < targets; t += SCATTER_WORKGROUP_SIZE) gather_from(t, slab_words[t], 0);
+}
+
+// SLAB `none`: the winner of each target is its last position in the fiber.
+void slab_none(int f) {
+    const int lane = int(gl_LocalInvocationID.x);
+    const Fiber fb = fiber_of(f);
+    const int axis = param(P_AXIS);
+    for (int t = lane; t < fb.targets; t += SCATTER_WORKGROUP_SIZE) slab_words[t] = 0u;
+    memoryBarrierShared();
+    barrier();
+    const int index_step = tensor_stride(T_INDICES, axis);
+    for (int k = lane; k < fb.items; k += SCATTER_WORKGROUP_SIZE) {
+        int target;
+        if (resolve_index(fb.index_base + k * index_step, fb.targets, target)) atomicMax(slab_words[target], uint(k + 1));
+    }
+    memoryBarrierShared();
+    barrier();
+    const int out_step = tensor_stride(T_OUT, axis), data_step = tensor_stride(T_DATA, axis);
+    const int update_step = tensor_stride(T_UPDATES, axis);
+    for (int t = lane; t < fb.targets; t += SCATTER_WORKGROUP_SIZE) {
+        uint winner = slab_words[t];
+        if (winner == 0u && in_place()) continue;
+        copy_element(tensor_byte(T_OUT, fb.out_base + t * out_step),
+                     winner != 0u ? tensor_byte(T_UPDATES, fb.update_base + int(winner - 1u) * update_step)
+                                  : tensor_byte(T_DATA, fb.data_base + t * data_step),
+                     winner != 0u);
+    }
 }
 #else
 uvec4 load_data_element(uint byte) {
@@ -225,6 +295,81 @@ void apply_target(int t) {
     if (reduction == R_MEAN) value = mean_raw(value, hits + (exclude ? 0u : 1u));
     store_out_element(to, value);
 }
+
+// SLAB reductions: a target's value (ELEMENT_SIZE bytes, at least a word) and, with hit counts,
+// its count after all targets' values.
+#define SLAB_WORDS_PER_TARGET (ELEMENT_SIZE < 4u ? 1u : ELEMENT_SIZE / 4u)
+shared int slab_chunk[SCATTER_WORKGROUP_SIZE];  // the targets of the chunk's lanes, -1: skipped
+
+uvec4 slab_value(int t) {
+    uint w = uint(t) * SLAB_WORDS_PER_TARGET;
+    uvec4 v = uvec4(slab_words[w], 0u, 0u, 0u);
+    if (SLAB_WORDS_PER_TARGET >= 2u) v.y = slab_words[w + 1u];
+    if (SLAB_WORDS_PER_TARGET >= 4u) { v.z = slab_words[w + 2u]; v.w = slab_words[w + 3u]; }
+    return v;
+}
+
+void slab_set_value(int t, uvec4 v) {
+    uint w = uint(t) * SLAB_WORDS_PER_TARGET;
+    slab_words[w] = v.x;
+    if (SLAB_WORDS_PER_TARGET >= 2u) slab_words[w + 1u] = v.y;
+    if (SLAB_WORDS_PER_TARGET >= 4u) { slab_words[w + 2u] = v.z; slab_words[w + 3u] = v.w; }
+}
+
+void slab_fold(int f) {
+    const int lane = int(gl_LocalInvocationID.x);
+    const Fiber fb = fiber_of(f);
+    const int axis = param(P_AXIS);
+    const bool counts = param(P_HAS_COUNTS) != 0;
+    const uint counts_at = uint(fb.targets) * SLAB_WORDS_PER_TARGET;
+    const int out_step = tensor_stride(T_OUT, axis), data_step = tensor_stride(T_DATA, axis);
+    for (int t = lane; t < fb.targets; t += SCATTER_WORKGROUP_SIZE) {
+        slab_set_value(t, in_place() ? load_out_element(tensor_byte(T_OUT, fb.out_base + t * out_step))
+                                     : load_data_element(tensor_byte(T_DATA, fb.data_base + t * data_step)));
+        if (counts) slab_words[counts_at + uint(t)] = 0u;
+    }
+    memoryBarrierShared();
+    barrier();
+    const uint reduction = uint(param(P_REDUCTION));
+    const bool exclude = param(P_EXCLUDE_SELF) != 0;
+    const int index_step = tensor_stride(T_INDICES, axis), update_step = tensor_stride(T_UPDATES, axis);
+    for (int chunk = 0; chunk < fb.items; chunk += SCATTER_WORKGROUP_SIZE) {
+        const int k = chunk + lane;
+        int target = -1;
+        if (k >= fb.items || !resolve_index(fb.index_base + k * index_step, fb.targets, target)) target = -1;
+        slab_chunk[lane] = target;
+        memoryBarrierShared();
+        barrier();
+        // The lowest lane with a target folds that target's updates of this chunk in lane
+        // order: position order, as every earlier chunk was folded before this one.
+        bool first = target >= 0;
+        for (int j = 0; j < lane && first; ++j) first = slab_chunk[j] != target;
+        if (first) {
+            uvec4 value = slab_value(target);
+            uint hits = counts ? slab_words[counts_at + uint(target)] : 0u;
+            const int end = min(SCATTER_WORKGROUP_SIZE, fb.items - chunk);
+            for (int j = lane; j < end; ++j) {
+                if (slab_chunk[j] != target) continue;
+                if (hits == 0u && exclude) value = identity_raw(reduction);
+                value = step_raw(reduction, value,
+                                 load_update_element(tensor_byte(T_UPDATES, fb.update_base + (chunk + j) * update_step)));
+                ++hits;
+            }
+            slab_set_value(target, value);
+            if (counts) slab_words[counts_at + uint(target)] = hits;
+        }
+        memoryBarrierShared();
+        barrier();
+    }
+    for (int t = lane; t < fb.targets; t += SCATTER_WORKGROUP_SIZE) {
+        uvec4 value = slab_value(t);
+        if (reduction == R_MEAN) {
+            uint hits = slab_words[counts_at + uint(t)];
+            if (hits != 0u) value = mean_raw(value, hits + (exclude ? 0u : 1u));
+        }
+        store_out_element(tensor_byte(T_OUT, fb.out_base + t * out_step), value);
+    }
+}
 #endif
 
 void main() {
@@ -234,6 +379,18 @@ void main() {
         return;
     }
 #endif
+    if (pc.mode == SCATTER_MODE_SLAB) {
+        // Whole workgroups (count is a multiple of the size), and the status is the earlier
+        // passes': the early return is uniform in each workgroup, as its barriers need.
+        uint id = invocation_index();
+        if (id >= pc.count || operation_failed()) return;
+#if SCATTER_DTYPE == SCATTER_DT_RAW
+        slab_none(int(id / uint(SCATTER_WORKGROUP_SIZE)));
+#else
+        slab_fold(int(id / uint(SCATTER_WORKGROUP_SIZE)));
+#endif
+        return;
+    }
     uint id = invocation_index();
     if (id >= pc.count || operation_failed()) return;
 #if SCATTER_DTYPE != SCATTER_DT_RAW

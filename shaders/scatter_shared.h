@@ -33,6 +33,10 @@
 #define SCATTER_MODE_GATHER_WINNER 2     /* scatter pass, `none`: one invocation per out element */
 #define SCATTER_MODE_APPLY_TARGETS 3     /* scatter pass, reductions: one invocation per out element */
 #define SCATTER_MODE_SMALL_NONE 4        /* scatter pass, elements `none` in one workgroup (raw variant) */
+#define SCATTER_MODE_SLAB 5              /* scatter pass, elements along the last axis: one
+                                            workgroup per fiber of out, its targets in shared memory */
+/* The slab path's shared table (winners, or values and hit counts of a fiber's targets) has
+ * SLAB_WORDS words, specialization constant 1 of scatter.comp, sized per call by the host. */
 /* The small path's limits: targets in its shared winner table, and indices per call. */
 #define SCATTER_SMALL_TARGETS 1024
 #define SCATTER_SMALL_ITEMS 4096

@@ -383,11 +383,14 @@ Status VulkanDevice::create(int32_t device_index, std::shared_ptr<OwnedInstance>
     self->timestamp_period_ns = p.limits.timestampPeriod;
     self->max_allocations = p.limits.maxMemoryAllocationCount;
     self->loop_limit = shader_loop_limit(self->info);
+    self->shared_memory_bytes = p.limits.maxComputeSharedMemorySize;
     self->features = handles.enabled_features | (usable & SCATTER_FEATURE_SUBGROUPS);
     // Float controls are core in Vulkan 1.2: usable when the instance asked for 1.2 too.
     if (self->instance_->api_version >= VK_API_VERSION_1_2)
         self->features |= usable & (SCATTER_FEATURE_DENORM_PRESERVE32 | SCATTER_FEATURE_DENORM_PRESERVE64);
     self->algorithms = switches.algorithms;
+    if (!self->algorithms.large_shared_memory)  // the test switch: a device with Vulkan's minimum
+        self->shared_memory_bytes = std::min<uint32_t>(self->shared_memory_bytes, 16384);
     *out = std::move(self);
     return Status();
 }
@@ -443,11 +446,14 @@ Status VulkanDevice::borrow(const BorrowedDevice& b, std::unique_ptr<VulkanDevic
     self->timestamp_period_ns = p.limits.timestampPeriod;
     self->max_allocations = p.limits.maxMemoryAllocationCount;
     self->loop_limit = shader_loop_limit(self->info);
+    self->shared_memory_bytes = p.limits.maxComputeSharedMemorySize;
     const DeviceSwitches switches = switches_from_environment();
     uint64_t usable = entry->info.features & ~switches.hidden_features;
     self->features = b.enabled_features & usable & kEnableableFeatures;
     self->features |= usable & SCATTER_FEATURE_SUBGROUPS;  // properties: nothing to enable
     self->algorithms = switches.algorithms;
+    if (!self->algorithms.large_shared_memory)  // the test switch: a device with Vulkan's minimum
+        self->shared_memory_bytes = std::min<uint32_t>(self->shared_memory_bytes, 16384);
     *out = std::move(self);
     return Status();
 }

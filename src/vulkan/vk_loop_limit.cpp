@@ -2,6 +2,8 @@
 
 #include "core/dtype.h"
 
+#include "scatter_shared.h"
+
 #include <cinttypes>
 #include <cmath>
 #include <cstring>
@@ -41,12 +43,24 @@ uint32_t shader_loop_limit(const scatter_device_info& info) {
     return std::strncmp(info.name, "llvmpipe", 8) == 0 ? 65535u : 0u;
 }
 
+uint32_t loop_budget(uint32_t loop_limit) { return loop_limit - loop_limit / 8; }
+
 uint32_t loop_limited_items(const OpPlan& plan, uint32_t loop_limit, bool sorted) {
-    const uint32_t budget = loop_limit - loop_limit / 8;  // the rest: loops outside the fold
+    const uint32_t budget = loop_budget(loop_limit);
     uint32_t items = budget / iterations_per_item(plan);
     if (sorted)
         while (items > 1 && sort_iterations(items) > budget) items -= items / 16 + 1;
     return items < 1 ? 1 : items;
+}
+
+uint64_t slab_loop_iterations(const OpPlan& plan, int64_t length, int64_t items) {
+    const uint64_t lanes = SCATTER_WORKGROUP_SIZE;
+    // Loading and writing the fiber: one element per round, a byte copy in up to E pieces.
+    const uint64_t fiber_rounds = 2 * ((uint64_t(length) + lanes - 1) / lanes) * (plan.out.element_size + 1);
+    const uint64_t chunks = (uint64_t(items) + lanes - 1) / lanes;
+    if (plan.reduction == SCATTER_REDUCTION_NONE) return fiber_rounds + chunks + 2 * SCATTER_GPU_MAX_RANK;
+    // Per chunk: the scan for an earlier lane with the same target, then up to 64 folds.
+    return fiber_rounds + 2 * SCATTER_GPU_MAX_RANK + chunks * (lanes + lanes * iterations_per_item(plan));
 }
 
 Status loop_limit_error(const scatter_device_info& info, uint64_t items, uint32_t limit) {

@@ -21,6 +21,13 @@ uint32_t shader_loop_limit(const scatter_device_info& info);
 // check at every dtype, reduction and rank (LoopLimit.* in tests/vulkan).
 uint32_t loop_limited_items(const OpPlan& plan, uint32_t loop_limit, bool sorted);
 
+// Loop iterations one invocation of the slab path (scatter.comp SLAB) may spend on a fiber of
+// `length` targets reached by `items` updates: every update of a chunk of 64 may fall to one lane.
+uint64_t slab_loop_iterations(const OpPlan& plan, int64_t length, int64_t items);
+
+// The iterations a loop-limited driver leaves to a pass's main loops (the rest: loops outside).
+uint32_t loop_budget(uint32_t loop_limit);
+
 // UNSUPPORTED: `items` updates reach one target (or column), more than `limit`.
 Status loop_limit_error(const scatter_device_info& info, uint64_t items, uint32_t limit);
 

@@ -321,7 +321,7 @@ Status RecordedOperation::record(const OpPlan& plan, VkCommandBuffer cmd, bool a
     // Zeroed scratch words: the owner path's hit counts; the target path's winners, or counts
     // and the list's total (adjacent).
     uint64_t zeroed_at = 0, zeroed_words = 0;
-    if (small) {
+    if (small || slab_path_) {
         zeroed_words = 0;
     } else if (target_path_) {
         zeroed_at = p.reduction == SCATTER_REDUCTION_NONE ? target_.winner : target_.counts;
@@ -360,12 +360,14 @@ Status RecordedOperation::record(const OpPlan& plan, VkCommandBuffer cmd, bool a
         if (float_max_min()) dispatch(cmd, atomic_pass, SCATTER_MODE_ATOMIC_FIRST_NAN, updates, "atomic_first_nan");
     } else if (small) {
         dispatch(cmd, scatter_pass, SCATTER_MODE_SMALL_NONE, SCATTER_WORKGROUP_SIZE, "small_none");
+    } else if (slab_path_) {
+        dispatch(cmd, scatter_pass, SCATTER_MODE_SLAB, slab_fibers() * SCATTER_WORKGROUP_SIZE, "slab");
     } else if (target_path_) {
         record_target_passes(cmd, buckets_pass, scatter_pass);
     } else if (!p.in_place) {
         dispatch(cmd, copy_pass, SCATTER_MODE_COPY, p.out.element_count, "copy");
     }
-    if (!target_path_ && !atomic_path_ && !p.no_updates()) {
+    if (!target_path_ && !atomic_path_ && !slab_path_ && !p.no_updates()) {
         int64_t columns = p.op == OpKind::Elements ? p.indices.element_count / p.indices.shape[p.axis] : p.outer * p.inner;
         dispatch(cmd, scatter_pass, SCATTER_MODE_APPLY, columns, "apply_columns");
         if (p.reduction == SCATTER_REDUCTION_MEAN)
@@ -423,14 +425,14 @@ Status RecordedOperation::choose_pipelines(Passes* out) const {
     const uint64_t window = device_.window_bytes;
     bool one_window = device_.algorithms.one_window && scratch_bytes_ <= window;
     for (const Binding* b : {&out_, &data_, &indices_, &updates_}) one_window = one_window && b->end <= window;
-    SCATTER_RETURN_IF_ERROR(pipelines_.get("index", one_window, &out->index));
-    SCATTER_RETURN_IF_ERROR(pipelines_.get(raw_small ? "copy_ss" : "copy", one_window, &out->copy));
-    SCATTER_RETURN_IF_ERROR(pipelines_.get((features & SCATTER_FEATURE_SUBGROUPS) ? "buckets_sg" : "buckets", one_window,
+    SCATTER_RETURN_IF_ERROR(pipelines_.get("index", one_window, 0, &out->index));
+    SCATTER_RETURN_IF_ERROR(pipelines_.get(raw_small ? "copy_ss" : "copy", one_window, 0, &out->copy));
+    SCATTER_RETURN_IF_ERROR(pipelines_.get((features & SCATTER_FEATURE_SUBGROUPS) ? "buckets_sg" : "buckets", one_window, 0,
                                            &out->buckets));
-    SCATTER_RETURN_IF_ERROR(pipelines_.get(scatter, one_window, &out->scatter));
+    SCATTER_RETURN_IF_ERROR(pipelines_.get(scatter, one_window, slab_path_ ? slab_words_ : 0, &out->scatter));
     if (atomic_path_)
         SCATTER_RETURN_IF_ERROR(pipelines_.get(
-            out->native_float_add ? std::string("atomic_f32_fa") : std::string("atomic_") + p.data.info->name, one_window,
+            out->native_float_add ? std::string("atomic_f32_fa") : std::string("atomic_") + p.data.info->name, one_window, 0,
             &out->atomic));
     return Status();
 }
@@ -438,7 +440,7 @@ Status RecordedOperation::choose_pipelines(Passes* out) const {
 Status RecordedOperation::check_loop_limit() {
     hits_limit_ = 0;
     const OpPlan& p = plan_;
-    if (device_.loop_limit == 0 || atomic_path_ || small_none() || p.no_updates()) return Status();
+    if (device_.loop_limit == 0 || atomic_path_ || slab_path_ || small_none() || p.no_updates()) return Status();
     if (target_path_) {  // `none` takes one winner per key, no loop; reductions sort and fold
         if (p.reduction != SCATTER_REDUCTION_NONE) hits_limit_ = loop_limited_items(p, device_.loop_limit, true);
         return Status();
@@ -453,6 +455,44 @@ bool RecordedOperation::small_none() const {
     const OpPlan& p = plan_;
     return target_path_ && p.op == OpKind::Elements && p.reduction == SCATTER_REDUCTION_NONE &&
            p.out.element_count <= SCATTER_SMALL_TARGETS && p.indices.element_count <= SCATTER_SMALL_ITEMS;
+}
+
+bool RecordedOperation::slab_fits() const {
+    const OpPlan& p = plan_;
+    if (!device_.algorithms.slab_path || p.op != OpKind::Elements || p.no_updates() || p.out.empty()) return false;
+    const bool none = p.reduction == SCATTER_REDUCTION_NONE;
+    if (none && p.out.element_count <= SCATTER_SMALL_TARGETS && p.indices.element_count <= SCATTER_SMALL_ITEMS)
+        return false;  // the small path: one dispatch with its own validation
+    // The last axis (dims after it of size 1): a fiber's targets are adjacent in a row-major
+    // out, so the fiber is read and written in coalesced runs.
+    for (uint32_t d = uint32_t(p.axis) + 1; d < p.out.rank; ++d)
+        if (p.out.shape[d] != 1) return false;
+    const int64_t length = p.out.shape[p.axis];
+    const int64_t words_per_target =
+        none ? 1 : std::max<int64_t>(1, p.out.element_size / 4) + (has_counts_ ? 1 : 0);
+    if (slab_table_words(length * words_per_target) == 0) return false;
+    if (slab_fibers() > INT32_MAX / SCATTER_WORKGROUP_SIZE) return false;
+    // Typed reads of data need natural alignment (out and updates were checked by the caller).
+    const uint32_t piece = std::min<uint32_t>(p.out.element_size, 4);
+    if (!none && !p.in_place && data_.base_byte % piece != 0) return false;
+    return device_.loop_limit == 0 ||
+           slab_loop_iterations(p, length, p.indices.shape[p.axis]) <= loop_budget(device_.loop_limit);
+}
+
+uint32_t RecordedOperation::slab_table_words(int64_t needed) const {
+    // Size classes of powers of two from SMALL_NONE's 1024 words (a pipeline each), up to what
+    // the device's shared memory holds beside the chunk's targets: a small fiber does not take
+    // a workgroup's whole shared memory, which would leave fewer workgroups per multiprocessor.
+    const int64_t most = int64_t(device_.shared_memory_bytes / 4) - SCATTER_WORKGROUP_SIZE;
+    int64_t words = SCATTER_SMALL_TARGETS;
+    while (words < needed) words *= 2;
+    words = std::min(words, most);
+    return needed <= words ? uint32_t(words) : 0;
+}
+
+int64_t RecordedOperation::slab_fibers() const {
+    const int64_t length = plan_.out.shape[plan_.axis];
+    return length == 0 ? 0 : plan_.out.element_count / length;
 }
 
 bool RecordedOperation::float_max_min() const {
@@ -496,11 +536,21 @@ uint64_t RecordedOperation::plan_scratch() {
     if (atomic_path_) {  // the slice tables (exclude_self resets targets, no counts), and for
                          // float max/min the first-NaN table
         target_path_ = false;
+        slab_path_ = false;
         target_ = TargetLayout();
         has_counts_ = false;
         counts_words_at_ = tables;
         first_nan_at_ = tables;
         return tables + (float_max_min() ? uint64_t(p.out.element_count) : 0);
+    }
+    slab_path_ = slab_fits();
+    if (slab_path_) {  // the fiber's table lives in shared memory: no scratch
+        const int64_t words_per_target = none ? 1 : std::max<int64_t>(1, p.out.element_size / 4) + (has_counts_ ? 1 : 0);
+        slab_words_ = slab_table_words(p.out.shape[p.axis] * words_per_target);
+        target_path_ = false;
+        target_ = TargetLayout();
+        counts_words_at_ = 0;
+        return 0;
     }
     TargetLayout t;
     t.keys = slices ? p.target_rows : p.out.element_count;

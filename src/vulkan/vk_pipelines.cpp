@@ -4,6 +4,8 @@
 
 #include "scatter_shared.h"
 
+#include <cstddef>
+
 namespace scatter {
 
 PipelineSet::~PipelineSet() {
@@ -43,9 +45,10 @@ Status PipelineSet::init(const void* initial_cache, size_t initial_cache_size) {
     return Status();
 }
 
-Status PipelineSet::get(const std::string& name, bool one_window, VkPipeline* out) {
+Status PipelineSet::get(const std::string& name, bool one_window, uint32_t slab_words, VkPipeline* out) {
     std::lock_guard<std::mutex> lock(mutex_);
-    const std::string key = one_window ? name + "/one_window" : name;
+    std::string key = one_window ? name + "/one_window" : name;
+    if (slab_words != 0) key += "/slab" + std::to_string(slab_words);
     auto found = pipelines_.find(key);
     if (found != pipelines_.end()) {
         *out = found->second;
@@ -64,9 +67,13 @@ Status PipelineSet::get(const std::string& name, bool one_window, VkPipeline* ou
     info.stage.stage = VK_SHADER_STAGE_COMPUTE_BIT;
     info.stage.module = module;
     info.stage.pName = "main";
-    const VkBool32 one_window_value = one_window ? VK_TRUE : VK_FALSE;
-    const VkSpecializationMapEntry entry{0, 0, sizeof(VkBool32)};
-    VkSpecializationInfo specialization{1, &entry, sizeof one_window_value, &one_window_value};
+    const struct {
+        VkBool32 one_window;
+        uint32_t slab_words;
+    } values = {one_window ? VK_TRUE : VK_FALSE, slab_words};
+    const VkSpecializationMapEntry entries[2] = {{0, offsetof(decltype(values), one_window), sizeof(VkBool32)},
+                                                 {1, offsetof(decltype(values), slab_words), sizeof(uint32_t)}};
+    VkSpecializationInfo specialization{slab_words != 0 ? 2u : 1u, entries, sizeof values, &values};
     info.stage.pSpecializationInfo = &specialization;
     info.layout = layout_;
     VkPipeline pipeline = VK_NULL_HANDLE;

@@ -26,8 +26,9 @@ public:
 
     // The pipeline of module `name` (see shader_registry.h), created on first use. Thread-safe.
     // one_window: specialization constant 0 (ONE_WINDOW in shaders/common.glsl), for operations
-    // whose every binding lies within its first window.
-    Status get(const std::string& name, bool one_window, VkPipeline* out);
+    // whose every binding lies within its first window. slab_words: specialization constant 1
+    // (SLAB_WORDS in shaders/scatter.comp, the shared table's size), 0 for the shader's default.
+    Status get(const std::string& name, bool one_window, uint32_t slab_words, VkPipeline* out);
     Status export_cache(std::vector<uint8_t>* out);
 
     VkDescriptorSetLayout set_layout() const { return set_layout_; }

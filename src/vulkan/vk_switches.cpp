@@ -29,6 +29,8 @@ DeviceSwitches switches_from_environment() {
         else if (name == "denorm_preserve") hide |= SCATTER_FEATURE_DENORM_PRESERVE32 | SCATTER_FEATURE_DENORM_PRESERVE64;
         else if (name == "host_visible") a.host_visible_buffers = false;
         else if (name == "target_path") a.target_path = false;
+        else if (name == "slab_path") a.slab_path = false;
+        else if (name == "large_shared_memory") a.large_shared_memory = false;
         else if (name == "atomic_path") a.atomic_path = false;
         else if (name == "one_window") a.one_window = false;
         else if (name == "float_fast_path") a.float_fast_path = false;

@@ -1,0 +1,328 @@
+// The slab path (shaders/scatter.comp SLAB): `elements` along the last axis, one workgroup per
+// fiber of out with the fiber's targets in shared memory. Every case runs on a profiling
+// context, is compared bitwise with the oracle in every layout (buffers, host, strided host),
+// and checks from the profile that the slab pass ran (or, past the shared-memory limit, did not).
+// Run again with SCATTER_VULKAN_DISABLE_FEATURES=large_shared_memory (16 KiB of shared memory,
+// Vulkan's minimum) by ctest.
+#include "vulkan_case.h"
+#include "vulkan_env.h"
+
+#include <algorithm>
+#include <cstdlib>
+#include <cstring>
+#include <numeric>
+#include <random>
+#include <string>
+#include <vector>
+
+namespace vulkan_test {
+namespace {
+
+enum class Pattern { Random, OneTarget, Sorted, Reverse, Distinct, Hot, OutOfRange };
+
+const char* pattern_name(Pattern p) {
+    switch (p) {
+        case Pattern::Random: return "random";
+        case Pattern::OneTarget: return "one target";
+        case Pattern::Sorted: return "sorted";
+        case Pattern::Reverse: return "reverse sorted";
+        case Pattern::Distinct: return "distinct";
+        case Pattern::Hot: return "four hot targets";
+        case Pattern::OutOfRange: return "a third out of range";
+    }
+    return "?";
+}
+
+struct FiberShape {
+    std::vector<int64_t> data, indices;  // the axis is the last one
+};
+
+// A case along the last axis: index values per `pattern` over each index fiber (negative ones
+// too), data and updates random (NaN payloads, infinities, signed zeros among them).
+Case fiber_case(std::mt19937_64& rng, scatter_dtype dtype, scatter_reduction reduction, const FiberShape& shape,
+                Pattern pattern) {
+    Case c;
+    c.op = Op::elements;
+    c.dtype = dtype;
+    c.element_size = dtype == SCATTER_DTYPE_OPAQUE ? 6u : uint32_t(scatter_dtype_size(dtype));
+    c.index_i64 = rng() % 2 == 0;
+    c.options.reduction = reduction;
+    c.options.axis = rng() % 2 ? int32_t(shape.data.size()) - 1 : -1;
+    c.options.out_of_range = pattern == Pattern::OutOfRange
+                                 ? (rng() % 2 ? SCATTER_OUT_OF_RANGE_SKIP : SCATTER_OUT_OF_RANGE_CLAMP)
+                                 : SCATTER_OUT_OF_RANGE_ERROR;
+    c.data_shape = shape.data;
+    c.index_shape = shape.indices;
+    c.update_shape = shape.indices;
+    const int64_t s = shape.data.back(), n = shape.indices.back();
+    const int64_t count = element_count(shape.indices);
+    std::vector<int64_t> permutation(static_cast<size_t>(s));
+    std::iota(permutation.begin(), permutation.end(), 0);
+    std::shuffle(permutation.begin(), permutation.end(), rng);
+    std::vector<int64_t> values(static_cast<size_t>(count));
+    for (int64_t e = 0; e < count; ++e) {
+        const int64_t k = e % n;  // position along the axis
+        int64_t v = 0;
+        switch (pattern) {
+            case Pattern::Random: v = int64_t(rng() % uint64_t(s)); break;
+            case Pattern::OneTarget: v = s / 3; break;
+            case Pattern::Sorted: v = k * s / n; break;
+            case Pattern::Reverse: v = (n - 1 - k) * s / n; break;
+            case Pattern::Distinct: v = permutation[size_t(k % s)]; break;
+            case Pattern::Hot: v = int64_t(rng() % 4); break;
+            case Pattern::OutOfRange:
+                v = rng() % 3 == 0 ? (rng() % 2 ? s + int64_t(rng() % 5) : -s - 1 - int64_t(rng() % 5))
+                                   : int64_t(rng() % uint64_t(s));
+                break;
+        }
+        if (v >= 0 && v < s && rng() % 4 == 0) v -= s;  // the same target, written negative
+        values[size_t(e)] = v;
+    }
+    c.indices.resize(values.size() * (c.index_i64 ? 8 : 4));
+    for (size_t e = 0; e < values.size(); ++e) {
+        if (c.index_i64) {
+            std::memcpy(c.indices.data() + e * 8, &values[e], 8);
+        } else {
+            const int32_t v = int32_t(values[e]);
+            std::memcpy(c.indices.data() + e * 4, &v, 4);
+        }
+    }
+    const bool integer = !(dtype == SCATTER_DTYPE_F16 || dtype == SCATTER_DTYPE_BF16 || dtype == SCATTER_DTYPE_F32 ||
+                           dtype == SCATTER_DTYPE_F64 || dtype == SCATTER_DTYPE_C64 || dtype == SCATTER_DTYPE_C128);
+    random_values(rng, dtype, c.element_size, size_t(element_count(c.data_shape)), false, &c.data);
+    random_values(rng, dtype, c.element_size, size_t(count), integer && reduction == SCATTER_REDUCTION_DIV,
+                  &c.updates);
+    return c;
+}
+
+// Shared memory the slab path may use on this device: lavapipe's 32 KiB, or Vulkan's minimum of
+// 16 KiB under the test switch.
+uint32_t shared_memory_bytes() {
+    const char* hidden = std::getenv("SCATTER_VULKAN_DISABLE_FEATURES");
+    return hidden != nullptr && std::strstr(hidden, "large_shared_memory") != nullptr ? 16384u : 32768u;
+}
+
+// The slab table's capacity in targets for an element of `element_size` bytes.
+int64_t slab_capacity(uint32_t element_size, bool counts) {
+    const int64_t words = int64_t(shared_memory_bytes() / 4) - 64;  // the chunk's 64 targets beside it
+    return words / (std::max<int64_t>(1, element_size / 4) + (counts ? 1 : 0));
+}
+
+class Slab : public VulkanTest {
+protected:
+    void SetUp() override {
+        VulkanTest::SetUp();
+        if (HasFatalFailure() || IsSkipped()) return;
+        scatter_context_desc desc = SCATTER_CONTEXT_DESC_INIT;
+        desc.backend = SCATTER_BACKEND_VULKAN;
+        desc.flags = SCATTER_CONTEXT_FLAG_PROFILE;
+        ASSERT_EQ(scatter_context_create(&desc, &profiled), SCATTER_OK) << scatter_last_error_message();
+    }
+    void TearDown() override {
+        scatter_context_destroy(profiled);
+        VulkanTest::TearDown();
+    }
+
+    // Whether the last call on the profiling context ran the slab pass.
+    bool last_call_took_slab() {
+        scatter_profile p;
+        p.struct_size = sizeof p;
+        if (scatter_last_profile(profiled, &p) != SCATTER_OK) return false;
+        for (uint32_t i = 0; i < p.pass_count; ++i)
+            if (std::string(p.passes[i].name) == "slab") return true;
+        return false;
+    }
+
+    // Runs `c` in every layout against the oracle; `slab`: whether the slab pass must run.
+    void check(const Case& c, bool slab, const std::string& what) {
+        SCOPED_TRACE(what + ": " + c.describe());
+        const Result want = run_reference(c);
+        for (Layout layout : {Layout::Buffer, Layout::Host, Layout::HostStrided}) {
+            const Result got = run_case(profiled, c, layout);
+            EXPECT_EQ(got.status, want.status) << got.message;
+            EXPECT_TRUE(got.out == want.out) << "layout " << int(layout);
+            EXPECT_TRUE(got.canary.empty()) << got.canary;
+            if (want.status == SCATTER_OK) {
+                EXPECT_EQ(last_call_took_slab(), slab) << "layout " << int(layout);
+            }
+        }
+    }
+
+    scatter_context profiled = nullptr;
+};
+
+const scatter_dtype kDtypes[] = {SCATTER_DTYPE_F32, SCATTER_DTYPE_F16,  SCATTER_DTYPE_BF16, SCATTER_DTYPE_F64,
+                                 SCATTER_DTYPE_I8,  SCATTER_DTYPE_I16,  SCATTER_DTYPE_I32,  SCATTER_DTYPE_I64,
+                                 SCATTER_DTYPE_U8,  SCATTER_DTYPE_U64,  SCATTER_DTYPE_BOOL, SCATTER_DTYPE_C64,
+                                 SCATTER_DTYPE_C128};
+const scatter_reduction kReductions[] = {SCATTER_REDUCTION_NONE, SCATTER_REDUCTION_ADD, SCATTER_REDUCTION_SUB,
+                                         SCATTER_REDUCTION_MUL,  SCATTER_REDUCTION_DIV, SCATTER_REDUCTION_MAX,
+                                         SCATTER_REDUCTION_MIN,  SCATTER_REDUCTION_MEAN};
+
+// Order-free reductions of integers take the atomic path (order cannot show there); complex
+// division's folds exceed what llvmpipe's loop limit lets one lane do for 5 chunks of 64.
+bool slab_expected(scatter_dtype dtype, scatter_reduction r, bool exclude_self) {
+    const bool integer = dtype >= SCATTER_DTYPE_I8 && dtype <= SCATTER_DTYPE_U64;
+    const bool float_max_min = (r == SCATTER_REDUCTION_MAX || r == SCATTER_REDUCTION_MIN) &&
+                               (dtype == SCATTER_DTYPE_F16 || dtype == SCATTER_DTYPE_BF16 || dtype == SCATTER_DTYPE_F32 ||
+                                dtype == SCATTER_DTYPE_F64);
+    const bool order_free = r != SCATTER_REDUCTION_NONE && r != SCATTER_REDUCTION_MEAN &&
+                            ((integer && r != SCATTER_REDUCTION_DIV) || dtype == SCATTER_DTYPE_BOOL || float_max_min);
+    (void)exclude_self;
+    if (order_free) return false;
+    if (r == SCATTER_REDUCTION_DIV && (dtype == SCATTER_DTYPE_C64 || dtype == SCATTER_DTYPE_C128)) return false;
+    return true;
+}
+
+TEST_F(Slab, EveryDtypeAndReductionMatchesTheCpu) {
+    std::mt19937_64 rng(41);
+    // 6 fibers of 300 targets; indices reach the first 5 (the 6th is only copied), 320 per fiber.
+    const FiberShape shape{{2, 3, 300}, {2, 3, 320}};
+    const FiberShape shorter{{2, 3, 300}, {2, 2, 320}};
+    for (scatter_dtype dtype : kDtypes) {
+        for (scatter_reduction r : kReductions) {
+            for (bool exclude_self : {false, true}) {
+                if (exclude_self && r == SCATTER_REDUCTION_NONE) continue;
+                Case c = fiber_case(rng, dtype, r, exclude_self ? shorter : shape, Pattern::Hot);
+                if (exclude_self) c.options.flags |= SCATTER_OPTION_EXCLUDE_SELF;
+                const Result want = run_reference(c);
+                if (want.status != SCATTER_OK) continue;  // a reduction the dtype does not have
+                check(c, slab_expected(dtype, r, exclude_self),
+                      std::string(scatter_dtype_name(dtype)) + " " + scatter_reduction_name(r));
+            }
+        }
+    }
+    // Opaque elements (6 bytes): `none` only, a byte copy.
+    Case c = fiber_case(rng, SCATTER_DTYPE_OPAQUE, SCATTER_REDUCTION_NONE, shape, Pattern::Random);
+    check(c, true, "opaque none");
+}
+
+TEST_F(Slab, AdversarialIndexPatternsMatchTheCpu) {
+    std::mt19937_64 rng(43);
+    const FiberShape shape{{4, 1100}, {3, 1300}};
+    // f32 division's folds cost more loop iterations: a shorter index fiber keeps it within what
+    // llvmpipe lets the slab path take (and the target path would refuse 1300 into one target).
+    const FiberShape shape_for_div{{4, 1100}, {3, 600}};
+    struct Kind {
+        scatter_dtype dtype;
+        scatter_reduction r;
+        bool exclude_self;
+    };
+    const Kind kinds[] = {{SCATTER_DTYPE_F32, SCATTER_REDUCTION_NONE, false},
+                          {SCATTER_DTYPE_F32, SCATTER_REDUCTION_ADD, false},
+                          {SCATTER_DTYPE_F16, SCATTER_REDUCTION_MEAN, true},
+                          {SCATTER_DTYPE_F64, SCATTER_REDUCTION_MUL, true},
+                          {SCATTER_DTYPE_F32, SCATTER_REDUCTION_DIV, false}};
+    for (const Kind& k : kinds) {
+        for (Pattern pattern : {Pattern::Random, Pattern::OneTarget, Pattern::Sorted, Pattern::Reverse,
+                                Pattern::Distinct, Pattern::Hot, Pattern::OutOfRange}) {
+            for (bool in_place : {false, true}) {
+                Case c = fiber_case(rng, k.dtype, k.r, k.r == SCATTER_REDUCTION_DIV ? shape_for_div : shape, pattern);
+                if (k.exclude_self) c.options.flags |= SCATTER_OPTION_EXCLUDE_SELF;
+                c.in_place = in_place;
+                check(c, true,
+                      std::string(scatter_dtype_name(k.dtype)) + " " + scatter_reduction_name(k.r) + ", " +
+                          pattern_name(pattern) + (in_place ? ", in place" : ""));
+            }
+        }
+    }
+}
+
+// A trailing dimension of size 1 after the axis keeps the fiber contiguous: still the slab.
+TEST_F(Slab, TrailingDimensionsOfSizeOne) {
+    std::mt19937_64 rng(47);
+    Case c = fiber_case(rng, SCATTER_DTYPE_F32, SCATTER_REDUCTION_ADD, {{3, 1200}, {3, 1500}}, Pattern::Random);
+    c.data_shape = {3, 1200, 1};
+    c.index_shape = c.update_shape = {3, 1500, 1};
+    c.options.axis = 1;
+    check(c, true, "f32 add over [3, 1200, 1], axis 1");
+    c.options.axis = -2;
+    check(c, true, "axis -2");
+}
+
+// Fibers at the table's size classes and at the device's limit, and one target past it (the
+// target-parallel path then).
+TEST_F(Slab, FibersAtTheSharedMemoryLimitAndOnePast) {
+    std::mt19937_64 rng(53);
+    struct Kind {
+        scatter_dtype dtype;
+        scatter_reduction r;
+    };
+    for (Kind k : {Kind{SCATTER_DTYPE_F32, SCATTER_REDUCTION_NONE}, Kind{SCATTER_DTYPE_F32, SCATTER_REDUCTION_ADD},
+                   Kind{SCATTER_DTYPE_F32, SCATTER_REDUCTION_MEAN}, Kind{SCATTER_DTYPE_C128, SCATTER_REDUCTION_ADD},
+                   Kind{SCATTER_DTYPE_F16, SCATTER_REDUCTION_SUB}}) {
+        const uint32_t size = uint32_t(scatter_dtype_size(k.dtype));
+        const int64_t limit = k.r == SCATTER_REDUCTION_NONE ? slab_capacity(4, false)
+                                                            : slab_capacity(size, k.r == SCATTER_REDUCTION_MEAN);
+        for (int64_t targets : {int64_t(1024), int64_t(1025), limit - 1, limit, limit + 1}) {
+            // `none` below 1025 targets with few items is the small path's.
+            if (k.r == SCATTER_REDUCTION_NONE && targets <= 1024) continue;
+            Case c = fiber_case(rng, k.dtype, k.r, {{2, targets}, {2, 128}}, Pattern::Random);
+            check(c, targets <= limit,
+                  std::string(scatter_dtype_name(k.dtype)) + " " + scatter_reduction_name(k.r) + ", " +
+                      std::to_string(targets) + " targets (limit " + std::to_string(limit) + ")");
+        }
+    }
+}
+
+// On llvmpipe the slab path is taken only while its loops fit the driver's limit even with every
+// update of a chunk on one lane (src/vulkan/vk_loop_limit.h slab_loop_iterations). At the largest
+// count it takes, ones added into one zero target must give the count exactly: a loop cut short
+// would show. (Above that count the target-parallel path takes the call, or refuses it.)
+TEST_F(Slab, AtTheLargestCountItTakesIntoOneTargetTheSumIsExact) {
+    std::mt19937_64 rng(61);
+    for (scatter_dtype dtype : {SCATTER_DTYPE_F32, SCATTER_DTYPE_F64, SCATTER_DTYPE_C64, SCATTER_DTYPE_C128}) {
+        auto ones_into_one_target = [&](int64_t n) {
+            Case c = fiber_case(rng, dtype, SCATTER_REDUCTION_ADD, {{1, 64}, {1, n}}, Pattern::OneTarget);
+            std::fill(c.data.begin(), c.data.end(), 0);
+            const size_t part = dtype == SCATTER_DTYPE_F32 || dtype == SCATTER_DTYPE_C64 ? 4 : 8;
+            const size_t size = scatter_dtype_size(dtype);
+            for (size_t e = 0; e < size_t(n); ++e) {
+                std::fill(c.updates.begin() + e * size, c.updates.begin() + (e + 1) * size, 0);
+                const float one32 = 1.0f;
+                const double one64 = 1.0;
+                std::memcpy(&c.updates[e * size], part == 4 ? static_cast<const void*>(&one32) : &one64, part);
+            }
+            return c;
+        };
+        auto takes_slab = [&](int64_t n) {
+            const Result r = run_case(profiled, ones_into_one_target(n), Layout::Buffer);
+            return r.status == SCATTER_OK && last_call_took_slab();
+        };
+        int64_t taken = 1, refused = int64_t(1) << 16;
+        ASSERT_TRUE(takes_slab(taken)) << scatter_dtype_name(dtype);
+        ASSERT_FALSE(takes_slab(refused)) << scatter_dtype_name(dtype) << ": no bound on llvmpipe?";
+        while (refused - taken > 1) {
+            const int64_t mid = (taken + refused) / 2;
+            (takes_slab(mid) ? taken : refused) = mid;
+        }
+        Case c = ones_into_one_target(taken);
+        const Result want = run_reference(c);
+        ASSERT_EQ(want.status, SCATTER_OK);
+        check(c, true, std::string(scatter_dtype_name(dtype)) + ", " + std::to_string(taken) + " ones into one target");
+    }
+}
+
+// A bad index anywhere, or a zero integer divisor, leaves out untouched (the validation passes
+// run before the slab pass, which then writes nothing).
+TEST_F(Slab, FailuresWriteNothing) {
+    std::mt19937_64 rng(59);
+    Case c = fiber_case(rng, SCATTER_DTYPE_F32, SCATTER_REDUCTION_ADD, {{4, 1100}, {4, 1100}}, Pattern::Random);
+    const int64_t bad = 2 * 1100 + 777, huge = 5000;
+    if (c.index_i64) {
+        std::memcpy(c.indices.data() + bad * 8, &huge, 8);
+    } else {
+        const int32_t v = int32_t(huge);
+        std::memcpy(c.indices.data() + bad * 4, &v, 4);
+    }
+    EXPECT_EQ(run_reference(c).status, SCATTER_ERROR_INDEX_OUT_OF_RANGE);
+    check(c, false, "a bad index in the third fiber");
+
+    Case d = fiber_case(rng, SCATTER_DTYPE_I32, SCATTER_REDUCTION_DIV, {{4, 1100}, {4, 1100}}, Pattern::Random);
+    std::memset(d.updates.data() + 3 * 1100 * 4 + 40, 0, 4);
+    EXPECT_EQ(run_reference(d).status, SCATTER_ERROR_INVALID_ARGUMENT);
+    check(d, false, "a zero divisor in the last fiber");
+}
+
+}  // namespace
+}  // namespace vulkan_test
