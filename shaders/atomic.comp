@@ -12,7 +12,8 @@
 //   RESET  exclude_self: every hit target becomes the reduction's identity first (all writers
 //          store the same bits, so the race is harmless; the next dispatch sees them all).
 //   APPLY  out[target] = out[target] op update, as a compare-and-swap loop on the word (or the
-//          64-bit double word) holding the element; integer add and sub use atomicAdd.
+//          64-bit double word) holding the element; 4- and 8-byte integer add and sub use
+//          atomicAdd, their max and min atomicMax and atomicMin.
 //   FIRST_NAN  float max/min, after APPLY: each target's first NaN update (see FLOAT_MAX_MIN).
 //   CANONICALIZE  after APPLY with native float atomics only: NaN targets take the canonical
 //          NaN the CPU stores (hardware atomics leave whatever NaN their arithmetic makes).
@@ -107,6 +108,43 @@ uint out_compare_swap(uint word, uint compare, uint value) {
 
 SCATTER_WINDOW_ATOMIC(out_add_word, out_windows, atomicAdd)
 
+// Integer max/min of 4 and 8 bytes: the device's atomicMax/atomicMin on a signed or unsigned view
+// of out, one atomic per update; a compare-and-swap loop retries under contention (on the H100,
+// 16M f32 updates into 4096 targets by CAS took 17 ms against 0.49 ms for a native atomic).
+#if SCATTER_DTYPE == 7
+layout(std430, binding = SCATTER_BINDING_OUT) buffer OutWindowI32 { int w[]; } out_i32_windows[SCATTER_WINDOWS];
+#define NATIVE_MAX_MIN(WINDOW, OP) OP(out_i32_windows[WINDOW].w[o], int(u.x))
+#elif SCATTER_DTYPE == 11
+#define NATIVE_MAX_MIN(WINDOW, OP) OP(out_windows[WINDOW].w[o], u.x)
+#elif SCATTER_DTYPE == 8
+layout(std430, binding = SCATTER_BINDING_OUT) buffer OutWindowI64 { int64_t w[]; } out_i64_windows[SCATTER_WINDOWS];
+#define NATIVE_MAX_MIN(WINDOW, OP) OP(out_i64_windows[WINDOW].w[o], int64_t(packUint2x32(u.xy)))
+#elif SCATTER_DTYPE == 12
+#define NATIVE_MAX_MIN(WINDOW, OP) OP(out64_windows[WINDOW].w[o], packUint2x32(u.xy))
+#endif
+#if defined(NATIVE_MAX_MIN)
+// `word` holds the element (8-byte elements: an even word, 8-byte aligned in its window).
+void out_max_min(uint word, uvec4 u, uint r) {
+    uint o = offset_in_window(word) / (ELEMENT_SIZE / 4u);
+    uint window = window_of(word);
+    if (r == R_MAX) {
+        switch (window) {
+            case 0u: NATIVE_MAX_MIN(0, atomicMax); break;
+            case 1u: NATIVE_MAX_MIN(1, atomicMax); break;
+            case 2u: NATIVE_MAX_MIN(2, atomicMax); break;
+            default: NATIVE_MAX_MIN(3, atomicMax); break;
+        }
+    } else {
+        switch (window) {
+            case 0u: NATIVE_MAX_MIN(0, atomicMin); break;
+            case 1u: NATIVE_MAX_MIN(1, atomicMin); break;
+            case 2u: NATIVE_MAX_MIN(2, atomicMin); break;
+            default: NATIVE_MAX_MIN(3, atomicMin); break;
+        }
+    }
+}
+#endif
+
 #if defined(ATOMIC_FLOAT_ADD)
 #extension GL_EXT_shader_atomic_float : require
 layout(std430, binding = SCATTER_BINDING_OUT) buffer OutWindowFloat { float w[]; } out_float_windows[SCATTER_WINDOWS];
@@ -146,6 +184,12 @@ void out_add64(uint word, uint64_t value) {
 
 void apply_atomic(uint byte, uvec4 u, uint r) {
     uint word = byte >> 2u;
+#if defined(NATIVE_MAX_MIN)
+    if (r == R_MAX || r == R_MIN) {
+        out_max_min(word, u, r);
+        return;
+    }
+#endif
 #if SCATTER_DTYPE == 8 || SCATTER_DTYPE == 12
     if (r == R_ADD || r == R_SUB) {
         uint64_t v = packUint2x32(u.xy);
@@ -165,6 +209,12 @@ void apply_atomic(uint byte, uvec4 u, uint r) {
 #else
 void apply_atomic(uint byte, uvec4 u, uint r) {
     uint word = byte >> 2u;
+#if defined(NATIVE_MAX_MIN)
+    if (r == R_MAX || r == R_MIN) {
+        out_max_min(word, u, r);
+        return;
+    }
+#endif
 #if SCATTER_DTYPE == 7 || SCATTER_DTYPE == 11
     if (r == R_ADD || r == R_SUB) {
         out_add_word(word, r == R_ADD ? u.x : 0u - u.x);
