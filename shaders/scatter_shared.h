@@ -50,10 +50,11 @@
 #define SCATTER_MODE_PLACE 3             /* buckets pass: items into their key's range */
 #define SCATTER_MODE_SORT 4              /* buckets pass: each range into row-major order */
 
-/* Operation kinds in the parameter block. */
-#define SCATTER_OP_ELEMENTS 0
-#define SCATTER_OP_ROWS 1
-#define SCATTER_OP_ND 2
+/* Operation kinds in the parameter block: scatter_op's values in include/scatter/scatter.h, so a
+ * name means one number everywhere (src/vulkan/vk_operation.cpp checks them at compile time). */
+#define SCATTER_OP_ELEMENTS 1
+#define SCATTER_OP_ROWS 2
+#define SCATTER_OP_ND 3
 
 /* The parameter block: int32 words. */
 #define P_OP 0

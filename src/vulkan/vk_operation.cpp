@@ -6,7 +6,15 @@
 #include "core/index_rules.h"
 #include "core/strided_walk.h"
 
+// The shaders' op kinds must be scatter_op's values. scatter_shared.h's macros shadow the enum's
+// names once included, so the enum's values are taken first.
+namespace {
+constexpr int kPublicOpKinds[] = {SCATTER_OP_ELEMENTS, SCATTER_OP_ROWS, SCATTER_OP_ND};
+}
 #include "scatter_shared.h"
+static_assert(kPublicOpKinds[0] == SCATTER_OP_ELEMENTS && kPublicOpKinds[1] == SCATTER_OP_ROWS &&
+                  kPublicOpKinds[2] == SCATTER_OP_ND,
+              "shaders/scatter_shared.h's op kinds differ from scatter_op's values");
 
 #include <algorithm>
 #include <cinttypes>
