@@ -476,15 +476,19 @@ bool RecordedOperation::slab_fits() const {
     for (uint32_t d = uint32_t(p.axis) + 1; d < p.out.rank; ++d)
         if (p.out.shape[d] != 1) return false;
     const int64_t length = p.out.shape[p.axis];
-    const int64_t words_per_target =
-        none ? 1 : std::max<int64_t>(1, p.out.element_size / 4) + (has_counts_ ? 1 : 0);
-    if (slab_table_words(length * words_per_target) == 0) return false;
+    if (slab_table_words(length * slab_words_per_target()) == 0) return false;
     if (slab_fibers() > INT32_MAX / SCATTER_WORKGROUP_SIZE) return false;
     // Typed reads of data need natural alignment (out and updates were checked by the caller).
     const uint32_t piece = std::min<uint32_t>(p.out.element_size, 4);
     if (!none && !p.in_place && data_.base_byte % piece != 0) return false;
     return device_.loop_limit == 0 ||
            slab_loop_iterations(p, length, p.indices.shape[p.axis]) <= loop_budget(device_.loop_limit);
+}
+
+int64_t RecordedOperation::slab_words_per_target() const {
+    // `none`: the winner; reductions: the value's words (at least one) and the hit count if kept.
+    if (plan_.reduction == SCATTER_REDUCTION_NONE) return 1;
+    return std::max<int64_t>(1, plan_.out.element_size / 4) + (has_counts_ ? 1 : 0);
 }
 
 uint32_t RecordedOperation::slab_table_words(int64_t needed) const {
@@ -553,8 +557,7 @@ uint64_t RecordedOperation::plan_scratch() {
     }
     slab_path_ = slab_fits();
     if (slab_path_) {  // the fiber's table lives in shared memory: no scratch
-        const int64_t words_per_target = none ? 1 : std::max<int64_t>(1, p.out.element_size / 4) + (has_counts_ ? 1 : 0);
-        slab_words_ = slab_table_words(p.out.shape[p.axis] * words_per_target);
+        slab_words_ = slab_table_words(p.out.shape[p.axis] * slab_words_per_target());
         target_path_ = false;
         target_ = TargetLayout();
         counts_words_at_ = 0;

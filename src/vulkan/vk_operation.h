@@ -88,7 +88,9 @@ private:
     // on a loop-limited driver, its loops (SLAB); the small path keeps the tiny `none` calls.
     bool slab_fits() const;
     int64_t slab_fibers() const;
-    // The slab pipeline's shared table for `needed` words (SLAB_WORDS), 0 when none fits.
+    // The slab table's words per target of out, and the table (SLAB_WORDS) that holds `needed`
+    // words: the smallest size class, 0 when none fits.
+    int64_t slab_words_per_target() const;
     uint32_t slab_table_words(int64_t needed) const;
     // On a loop-limited driver (vk_loop_limit.h): sets hits_limit_ for the device's check on
     // the target path, or refuses an owner-path plan whose columns are too long.
