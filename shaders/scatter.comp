@@ -8,10 +8,11 @@
 //                  exclude_self and mean, and writes out once (data where no update lands).
 // Both also do the copy out = data, so no separate copy pass runs.
 //
-// Slab (elements along the last axis, when a fiber's targets fit in shared memory): one
-// workgroup per fiber of out, the only fiber its updates reach. SLAB loads the fiber's targets
-// into shared memory, applies the fiber's updates there, chunk by chunk in position order, and
-// writes the fiber once, coalesced (untouched targets too: no copy pass, no scratch, no sort).
+// Slab (elements, when a fiber's targets fit in shared memory; a fiber is out along the axis,
+// the only targets its fiber of updates reaches): one workgroup per tile of fibers, adjacent
+// along out's last dim when the axis is not the last. SLAB loads the tile's targets into
+// shared memory, applies the tile's updates there, chunk by chunk in position order, and writes
+// the tile once, coalesced (untouched targets too: no copy pass, no scratch, no sort).
 // `none` keeps the last position per target (shared atomicMax); reductions fold each target's
 // updates of a chunk in lane order by one lane, the lowest lane of the chunk naming the target.
 //
@@ -124,23 +125,39 @@ void finish_mean(int position) {
 }
 #endif
 
-// ---- SLAB: one workgroup per fiber of out along the last axis ----
+// ---- SLAB: one workgroup per tile of fibers of out ----
 // The table's size in words: the host picks a size class per call; the default is SMALL_NONE's.
 layout(constant_id = 1) const int SLAB_WORDS = SCATTER_SMALL_TARGETS;
 shared uint slab_words[SLAB_WORDS];  // also SMALL_NONE's winner table
 
-// Fiber f of out (row-major over out's other dims): element offsets of its element 0 in out and
-// data, and of the matching index fiber in indices and updates; `items` is 0 where indices do
-// not reach this fiber (a dim of indices shorter than out's).
-struct Fiber {
-    int out_base, data_base, index_base, update_base, targets, items;
+// A fiber is out with every coordinate but the axis fixed. A tile is `columns` fibers adjacent
+// along out's last dim (one fiber when the axis is the last dim). The table interleaves them
+// (target t of column c at word t * columns + c) and consecutive lanes take consecutive
+// columns, so with the axis not last, out, data, indices and updates are read and written in
+// runs of `columns` adjacent elements. Offsets are of column 0's element 0; `items` (indices'
+// axis length) is 0 where indices do not reach the tile, `index_columns` the columns they reach.
+struct Tile {
+    int out_base, data_base, index_base, update_base;
+    int targets, items, columns, index_columns;
+    int out_col, data_col, index_col, update_col;  // element strides from a column to the next
 };
 
-Fiber fiber_of(int f) {
-    const int axis = param(P_AXIS);
-    Fiber r = Fiber(0, 0, 0, 0, tensor_shape(T_OUT, axis), tensor_shape(T_INDICES, axis));
-    int rest = f;
-    for (int d = tensor_rank(T_OUT) - 1; d >= 0; --d) {
+// Tile g: fibers numbered row-major over out's dims but the axis, in runs of P_SLAB_COLUMNS
+// along the last dim (a shorter run at the end of each row).
+Tile tile_of(int g) {
+    const int axis = param(P_AXIS), last = tensor_rank(T_OUT) - 1;
+    const int width = param(P_SLAB_COLUMNS);
+    int fiber = g, first_column = 0, columns = 1;
+    if (axis != last) {
+        const int row_length = tensor_shape(T_OUT, last);
+        const int tiles_per_row = (row_length + width - 1) / width;
+        first_column = (g % tiles_per_row) * width;
+        fiber = (g / tiles_per_row) * row_length + first_column;
+        columns = min(width, row_length - first_column);
+    }
+    Tile r = Tile(0, 0, 0, 0, tensor_shape(T_OUT, axis), tensor_shape(T_INDICES, axis), columns, 0, 0, 0, 0, 0);
+    int rest = fiber;
+    for (int d = last; d >= 0; --d) {
         if (d == axis) continue;
         int size = tensor_shape(T_OUT, d);
         int c = rest % size;
@@ -153,7 +170,38 @@ Fiber fiber_of(int f) {
             r.update_base += c * tensor_stride(T_UPDATES, d);
         }
     }
+    if (r.items != 0) r.index_columns = axis == last ? 1 : min(columns, tensor_shape(T_INDICES, last) - first_column);
+    if (axis != last) {
+        r.out_col = tensor_stride(T_OUT, last);
+        r.data_col = tensor_stride(T_DATA, last);
+        r.index_col = tensor_stride(T_INDICES, last);
+        r.update_col = tensor_stride(T_UPDATES, last);
+    }
     return r;
+}
+
+// Update j of the tile, j = position * index_columns + column (so a slot's updates come in
+// position order as j grows): its element offset in updates, and its target's table slot, or
+// -1 when its index is skipped.
+int tile_update_offset(Tile tl, int j) {
+    const int k = j / tl.index_columns, c = j - k * tl.index_columns;
+    return tl.update_base + c * tl.update_col + k * tensor_stride(T_UPDATES, param(P_AXIS));
+}
+
+int tile_update_slot(Tile tl, int j) {
+    const int k = j / tl.index_columns, c = j - k * tl.index_columns;
+    int target;
+    if (!resolve_index(tl.index_base + c * tl.index_col + k * tensor_stride(T_INDICES, param(P_AXIS)), tl.targets, target))
+        return -1;
+    return target * tl.columns + c;
+}
+
+// Element offsets in out and data of the tile's table slot e.
+void tile_slot(Tile tl, int e, out int out_offset, out int data_offset) {
+    const int axis = param(P_AXIS);
+    const int t = e / tl.columns, c = e - t * tl.columns;
+    out_offset = tl.out_base + c * tl.out_col + t * tensor_stride(T_OUT, axis);
+    data_offset = tl.data_base + c * tl.data_col + t * tensor_stride(T_DATA, axis);
 }
 
 // ---- target-parallel modes: one invocation per out element (position t, row-major) ----
@@ -235,29 +283,29 @@ void small_none() {
     for (int t = lane; t < targets; t += SCATTER_WORKGROUP_SIZE) gather_from(t, slab_words[t], 0);
 }
 
-// SLAB `none`: the winner of each target is its last position in the fiber.
-void slab_none(int f) {
+// SLAB `none`: the winner of each target is its last update in the tile.
+void slab_none(int g) {
     const int lane = int(gl_LocalInvocationID.x);
-    const Fiber fb = fiber_of(f);
-    const int axis = param(P_AXIS);
-    for (int t = lane; t < fb.targets; t += SCATTER_WORKGROUP_SIZE) slab_words[t] = 0u;
+    const Tile tl = tile_of(g);
+    const int slots = tl.targets * tl.columns, updates = tl.items * tl.index_columns;
+    for (int e = lane; e < slots; e += SCATTER_WORKGROUP_SIZE) slab_words[e] = 0u;
     memoryBarrierShared();
     barrier();
-    const int index_step = tensor_stride(T_INDICES, axis);
-    for (int k = lane; k < fb.items; k += SCATTER_WORKGROUP_SIZE) {
-        int target;
-        if (resolve_index(fb.index_base + k * index_step, fb.targets, target)) atomicMax(slab_words[target], uint(k + 1));
+    // The winner is 1 + j, the tile's update number: for one slot, j grows with the position.
+    for (int j = lane; j < updates; j += SCATTER_WORKGROUP_SIZE) {
+        int slot = tile_update_slot(tl, j);
+        if (slot >= 0) atomicMax(slab_words[slot], uint(j + 1));
     }
     memoryBarrierShared();
     barrier();
-    const int out_step = tensor_stride(T_OUT, axis), data_step = tensor_stride(T_DATA, axis);
-    const int update_step = tensor_stride(T_UPDATES, axis);
-    for (int t = lane; t < fb.targets; t += SCATTER_WORKGROUP_SIZE) {
-        uint winner = slab_words[t];
+    for (int e = lane; e < slots; e += SCATTER_WORKGROUP_SIZE) {
+        uint winner = slab_words[e];
         if (winner == 0u && in_place()) continue;
-        copy_element(tensor_byte(T_OUT, fb.out_base + t * out_step),
-                     winner != 0u ? tensor_byte(T_UPDATES, fb.update_base + int(winner - 1u) * update_step)
-                                  : tensor_byte(T_DATA, fb.data_base + t * data_step),
+        int out_offset, data_offset;
+        tile_slot(tl, e, out_offset, data_offset);
+        copy_element(tensor_byte(T_OUT, out_offset),
+                     winner != 0u ? tensor_byte(T_UPDATES, tile_update_offset(tl, int(winner - 1u)))
+                                  : tensor_byte(T_DATA, data_offset),
                      winner != 0u);
     }
 }
@@ -296,78 +344,78 @@ void apply_target(int t) {
     store_out_element(to, value);
 }
 
-// SLAB reductions: a target's value (ELEMENT_SIZE bytes, at least a word) and, with hit counts,
-// its count after all targets' values.
+// SLAB reductions: a slot's value (ELEMENT_SIZE bytes, at least a word) and, with hit counts,
+// its count after all slots' values.
 #define SLAB_WORDS_PER_TARGET (ELEMENT_SIZE < 4u ? 1u : ELEMENT_SIZE / 4u)
-shared int slab_chunk[SCATTER_WORKGROUP_SIZE];  // the targets of the chunk's lanes, -1: skipped
+shared int slab_chunk[SCATTER_WORKGROUP_SIZE];  // the slots of the chunk's lanes, -1: skipped
 
-uvec4 slab_value(int t) {
-    uint w = uint(t) * SLAB_WORDS_PER_TARGET;
+uvec4 slab_value(int slot) {
+    uint w = uint(slot) * SLAB_WORDS_PER_TARGET;
     uvec4 v = uvec4(slab_words[w], 0u, 0u, 0u);
     if (SLAB_WORDS_PER_TARGET >= 2u) v.y = slab_words[w + 1u];
     if (SLAB_WORDS_PER_TARGET >= 4u) { v.z = slab_words[w + 2u]; v.w = slab_words[w + 3u]; }
     return v;
 }
 
-void slab_set_value(int t, uvec4 v) {
-    uint w = uint(t) * SLAB_WORDS_PER_TARGET;
+void slab_set_value(int slot, uvec4 v) {
+    uint w = uint(slot) * SLAB_WORDS_PER_TARGET;
     slab_words[w] = v.x;
     if (SLAB_WORDS_PER_TARGET >= 2u) slab_words[w + 1u] = v.y;
     if (SLAB_WORDS_PER_TARGET >= 4u) { slab_words[w + 2u] = v.z; slab_words[w + 3u] = v.w; }
 }
 
-void slab_fold(int f) {
+void slab_fold(int g) {
     const int lane = int(gl_LocalInvocationID.x);
-    const Fiber fb = fiber_of(f);
-    const int axis = param(P_AXIS);
+    const Tile tl = tile_of(g);
+    const int slots = tl.targets * tl.columns, updates = tl.items * tl.index_columns;
     const bool counts = param(P_HAS_COUNTS) != 0;
-    const uint counts_at = uint(fb.targets) * SLAB_WORDS_PER_TARGET;
-    const int out_step = tensor_stride(T_OUT, axis), data_step = tensor_stride(T_DATA, axis);
-    for (int t = lane; t < fb.targets; t += SCATTER_WORKGROUP_SIZE) {
-        slab_set_value(t, in_place() ? load_out_element(tensor_byte(T_OUT, fb.out_base + t * out_step))
-                                     : load_data_element(tensor_byte(T_DATA, fb.data_base + t * data_step)));
-        if (counts) slab_words[counts_at + uint(t)] = 0u;
+    const uint counts_at = uint(slots) * SLAB_WORDS_PER_TARGET;
+    for (int e = lane; e < slots; e += SCATTER_WORKGROUP_SIZE) {
+        int out_offset, data_offset;
+        tile_slot(tl, e, out_offset, data_offset);
+        slab_set_value(e, in_place() ? load_out_element(tensor_byte(T_OUT, out_offset))
+                                     : load_data_element(tensor_byte(T_DATA, data_offset)));
+        if (counts) slab_words[counts_at + uint(e)] = 0u;
     }
     memoryBarrierShared();
     barrier();
     const uint reduction = uint(param(P_REDUCTION));
     const bool exclude = param(P_EXCLUDE_SELF) != 0;
-    const int index_step = tensor_stride(T_INDICES, axis), update_step = tensor_stride(T_UPDATES, axis);
-    for (int chunk = 0; chunk < fb.items; chunk += SCATTER_WORKGROUP_SIZE) {
-        const int k = chunk + lane;
-        int target = -1;
-        if (k >= fb.items || !resolve_index(fb.index_base + k * index_step, fb.targets, target)) target = -1;
-        slab_chunk[lane] = target;
+    for (int chunk = 0; chunk < updates; chunk += SCATTER_WORKGROUP_SIZE) {
+        const int j = chunk + lane;
+        const int slot = j < updates ? tile_update_slot(tl, j) : -1;
+        slab_chunk[lane] = slot;
         memoryBarrierShared();
         barrier();
-        // The lowest lane with a target folds that target's updates of this chunk in lane
-        // order: position order, as every earlier chunk was folded before this one.
-        bool first = target >= 0;
-        for (int j = 0; j < lane && first; ++j) first = slab_chunk[j] != target;
+        // The lowest lane with a slot folds that slot's updates of this chunk in lane order:
+        // position order, as every earlier chunk was folded before this one.
+        bool first = slot >= 0;
+        for (int i = 0; i < lane && first; ++i) first = slab_chunk[i] != slot;
         if (first) {
-            uvec4 value = slab_value(target);
-            uint hits = counts ? slab_words[counts_at + uint(target)] : 0u;
-            const int end = min(SCATTER_WORKGROUP_SIZE, fb.items - chunk);
-            for (int j = lane; j < end; ++j) {
-                if (slab_chunk[j] != target) continue;
+            uvec4 value = slab_value(slot);
+            uint hits = counts ? slab_words[counts_at + uint(slot)] : 0u;
+            const int end = min(SCATTER_WORKGROUP_SIZE, updates - chunk);
+            for (int i = lane; i < end; ++i) {
+                if (slab_chunk[i] != slot) continue;
                 if (hits == 0u && exclude) value = identity_raw(reduction);
-                value = step_raw(reduction, value,
-                                 load_update_element(tensor_byte(T_UPDATES, fb.update_base + (chunk + j) * update_step)));
+                value = step_raw(reduction, value, load_update_element(tensor_byte(T_UPDATES, tile_update_offset(tl, chunk + i))));
                 ++hits;
             }
-            slab_set_value(target, value);
-            if (counts) slab_words[counts_at + uint(target)] = hits;
+            slab_set_value(slot, value);
+            if (counts) slab_words[counts_at + uint(slot)] = hits;
         }
         memoryBarrierShared();
         barrier();
     }
-    for (int t = lane; t < fb.targets; t += SCATTER_WORKGROUP_SIZE) {
-        uvec4 value = slab_value(t);
+    for (int e = lane; e < slots; e += SCATTER_WORKGROUP_SIZE) {
+        uvec4 value = slab_value(e);
         if (reduction == R_MEAN) {
-            uint hits = slab_words[counts_at + uint(t)];
+            uint hits = slab_words[counts_at + uint(e)];
             if (hits != 0u) value = mean_raw(value, hits + (exclude ? 0u : 1u));
         }
-        store_out_element(tensor_byte(T_OUT, fb.out_base + t * out_step), value);
+        int out_offset, data_offset;
+        tile_slot(tl, e, out_offset, data_offset);
+        store_out_element(tensor_byte(T_OUT, out_offset), value);
     }
 }
 #endif

@@ -33,9 +33,9 @@
 #define SCATTER_MODE_GATHER_WINNER 2     /* scatter pass, `none`: one invocation per out element */
 #define SCATTER_MODE_APPLY_TARGETS 3     /* scatter pass, reductions: one invocation per out element */
 #define SCATTER_MODE_SMALL_NONE 4        /* scatter pass, elements `none` in one workgroup (raw variant) */
-#define SCATTER_MODE_SLAB 5              /* scatter pass, elements along the last axis: one
-                                            workgroup per fiber of out, its targets in shared memory */
-/* The slab path's shared table (winners, or values and hit counts of a fiber's targets) has
+#define SCATTER_MODE_SLAB 5              /* scatter pass, elements: one workgroup per tile of
+                                            fibers of out, their targets in shared memory */
+/* The slab path's shared table (winners, or values and hit counts of a tile's targets) has
  * SLAB_WORDS words, specialization constant 1 of scatter.comp, sized per call by the host. */
 /* The small path's limits: targets in its shared winner table, and indices per call. */
 #define SCATTER_SMALL_TARGETS 1024
@@ -92,6 +92,8 @@
                                 update's id (0xffffffff: none) */
 #define P_HITS_LIMIT 29      /* target path on a loop-limited driver (src/vulkan/vk_loop_limit.h):
                                 the most updates one key may take, 0 = no limit */
+#define P_SLAB_COLUMNS 30    /* slab path: fibers per tile, adjacent along out's last dim (1 when
+                                the axis is the last dim) */
 #define P_TENSORS 32         /* first tensor block */
 
 /* One tensor block: rank, element size, byte position of element 0 in the bound windows,

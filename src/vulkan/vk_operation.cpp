@@ -128,6 +128,7 @@ void RecordedOperation::fill_parameters(int32_t* p) const {
     p[P_IN_PLACE] = plan.in_place ? 1 : 0;
     p[P_FIRST_NAN_BASE] = int32_t(first_nan_at_);
     p[P_HITS_LIMIT] = int32_t(hits_limit_);
+    p[P_SLAB_COLUMNS] = int32_t(slab_columns_);
     p[P_FLOAT_TEST] = (device_.algorithms.keep_subnormals ? 0 : SCATTER_FLOAT_TEST_FLUSH) |
                       (device_.algorithms.float_fast_path ? 0 : SCATTER_FLOAT_TEST_SOFT);
     p[P_SLICE_OFFSET_BASE] = 0;
@@ -369,7 +370,7 @@ Status RecordedOperation::record(const OpPlan& plan, VkCommandBuffer cmd, bool a
     } else if (small) {
         dispatch(cmd, scatter_pass, SCATTER_MODE_SMALL_NONE, SCATTER_WORKGROUP_SIZE, "small_none");
     } else if (slab_path_) {
-        dispatch(cmd, scatter_pass, SCATTER_MODE_SLAB, slab_fibers() * SCATTER_WORKGROUP_SIZE, "slab");
+        dispatch(cmd, scatter_pass, SCATTER_MODE_SLAB, slab_tiles(slab_columns_) * SCATTER_WORKGROUP_SIZE, "slab");
     } else if (target_path_) {
         record_target_passes(cmd, buckets_pass, scatter_pass);
     } else if (!p.in_place) {
@@ -471,18 +472,36 @@ bool RecordedOperation::slab_fits() const {
     const bool none = p.reduction == SCATTER_REDUCTION_NONE;
     if (none && p.out.element_count <= SCATTER_SMALL_TARGETS && p.indices.element_count <= SCATTER_SMALL_ITEMS)
         return false;  // the small path: one dispatch with its own validation
-    // The last axis (dims after it of size 1): a fiber's targets are adjacent in a row-major
-    // out, so the fiber is read and written in coalesced runs.
-    for (uint32_t d = uint32_t(p.axis) + 1; d < p.out.rank; ++d)
-        if (p.out.shape[d] != 1) return false;
-    const int64_t length = p.out.shape[p.axis];
-    if (slab_table_words(length * slab_words_per_target()) == 0) return false;
-    if (slab_fibers() > INT32_MAX / SCATTER_WORKGROUP_SIZE) return false;
+    const int64_t columns = slab_columns();
+    if (columns == 0) return false;
+    const int64_t length = p.out.shape[p.axis], items = p.indices.shape[p.axis];
+    if (items > INT32_MAX / columns) return false;  // the shader numbers a tile's updates in int
+    if (slab_tiles(columns) > INT32_MAX / SCATTER_WORKGROUP_SIZE) return false;
     // Typed reads of data need natural alignment (out and updates were checked by the caller).
     const uint32_t piece = std::min<uint32_t>(p.out.element_size, 4);
     if (!none && !p.in_place && data_.base_byte % piece != 0) return false;
     return device_.loop_limit == 0 ||
-           slab_loop_iterations(p, length, p.indices.shape[p.axis]) <= loop_budget(device_.loop_limit);
+           slab_loop_iterations(p, length * columns, items * columns) <= loop_budget(device_.loop_limit);
+}
+
+int64_t RecordedOperation::slab_columns() const {
+    // The axis last: one fiber per tile, its targets adjacent. Otherwise as many fibers adjacent
+    // along the last dim as the largest table holds, so every access runs along the last dim;
+    // at most a workgroup's width: 64 adjacent elements are whole memory transactions, and wider
+    // tiles would only leave fewer workgroups.
+    const OpPlan& p = plan_;
+    const int64_t per_fiber = p.out.shape[p.axis] * slab_words_per_target();
+    const int64_t most = slab_most_words();
+    if (per_fiber > most) return 0;
+    const uint32_t last = p.out.rank - 1;
+    if (uint32_t(p.axis) == last) return 1;
+    int64_t columns = std::min<int64_t>({p.out.shape[last], most / per_fiber, SCATTER_WORKGROUP_SIZE});
+    // On a loop-limited driver, narrower tiles until a lane's loops fit (slab_fits checks 1).
+    const int64_t length = p.out.shape[p.axis], items = p.indices.shape[p.axis];
+    while (device_.loop_limit != 0 && columns > 1 &&
+           slab_loop_iterations(p, length * columns, items * columns) > loop_budget(device_.loop_limit))
+        --columns;
+    return columns;
 }
 
 int64_t RecordedOperation::slab_words_per_target() const {
@@ -491,20 +510,29 @@ int64_t RecordedOperation::slab_words_per_target() const {
     return std::max<int64_t>(1, plan_.out.element_size / 4) + (has_counts_ ? 1 : 0);
 }
 
+int64_t RecordedOperation::slab_most_words() const {
+    // What the device's shared memory holds beside the chunk's slots (slab_chunk).
+    return int64_t(device_.shared_memory_bytes / 4) - SCATTER_WORKGROUP_SIZE;
+}
+
 uint32_t RecordedOperation::slab_table_words(int64_t needed) const {
-    // Size classes of powers of two from SMALL_NONE's 1024 words (a pipeline each), up to what
-    // the device's shared memory holds beside the chunk's targets: a small fiber does not take
-    // a workgroup's whole shared memory, which would leave fewer workgroups per multiprocessor.
-    const int64_t most = int64_t(device_.shared_memory_bytes / 4) - SCATTER_WORKGROUP_SIZE;
+    // Size classes of powers of two from SMALL_NONE's 1024 words (a pipeline each), up to the
+    // most the device holds: a small tile does not take a workgroup's whole shared memory,
+    // which would leave fewer workgroups per multiprocessor.
+    const int64_t most = slab_most_words();
     int64_t words = SCATTER_SMALL_TARGETS;
     while (words < needed) words *= 2;
     words = std::min(words, most);
     return needed <= words ? uint32_t(words) : 0;
 }
 
-int64_t RecordedOperation::slab_fibers() const {
-    const int64_t length = plan_.out.shape[plan_.axis];
-    return length == 0 ? 0 : plan_.out.element_count / length;
+int64_t RecordedOperation::slab_tiles(int64_t columns) const {
+    const OpPlan& p = plan_;
+    const int64_t fibers = p.out.element_count / p.out.shape[p.axis];
+    const uint32_t last = p.out.rank - 1;
+    if (uint32_t(p.axis) == last) return fibers;
+    const int64_t row = p.out.shape[last];
+    return fibers / row * ((row + columns - 1) / columns);
 }
 
 bool RecordedOperation::float_max_min() const {
@@ -557,7 +585,8 @@ uint64_t RecordedOperation::plan_scratch() {
     }
     slab_path_ = slab_fits();
     if (slab_path_) {  // the fiber's table lives in shared memory: no scratch
-        slab_words_ = slab_table_words(p.out.shape[p.axis] * slab_words_per_target());
+        slab_columns_ = slab_columns();
+        slab_words_ = slab_table_words(p.out.shape[p.axis] * slab_words_per_target() * slab_columns_);
         target_path_ = false;
         target_ = TargetLayout();
         counts_words_at_ = 0;

@@ -9,9 +9,9 @@
 // then the small path (elements `none` with at most SCATTER_SMALL_TARGETS targets and
 // SCATTER_SMALL_ITEMS indices, on the target path): one dispatch, one workgroup, no fills:
 //   3. scatter  SMALL_NONE: status reset, validation, winners in shared memory, out written
-// or the slab path (elements along the last axis whose fibers fit in shared memory, unless the
-// atomic path takes the call): one dispatch, a workgroup per fiber of out, no scratch:
-//   3. scatter  SLAB: the fiber's targets loaded, its updates applied in shared memory, written once
+// or the slab path (elements whose fibers along the axis fit in shared memory, unless the atomic
+// path takes the call): one dispatch, a workgroup per tile of fibers of out, no scratch:
+//   3. scatter  SLAB: the tile's targets loaded, its updates applied in shared memory, written once
 // or the target-parallel path (default):
 //   3. buckets  `none`: WINNER; reductions: COUNT, ALLOCATE, PLACE, SORT (see buckets.comp)
 //   4. scatter  one invocation per out element: GATHER_WINNER or APPLY_TARGETS (copy included)
@@ -84,13 +84,17 @@ private:
     bool atomic_path_fits() const;
     // elements `none` that one workgroup does in one dispatch (scatter.comp SMALL_NONE).
     bool small_none() const;
-    // elements along the last axis whose fiber of out fits scatter.comp's shared table and,
-    // on a loop-limited driver, its loops (SLAB); the small path keeps the tiny `none` calls.
+    // elements whose fibers of out (along the axis) fit scatter.comp's shared table and, on a
+    // loop-limited driver, its loops (SLAB); the small path keeps the tiny `none` calls.
     bool slab_fits() const;
-    int64_t slab_fibers() const;
-    // The slab table's words per target of out, and the table (SLAB_WORDS) that holds `needed`
-    // words: the smallest size class, 0 when none fits.
+    // Fibers per tile (adjacent along out's last dim; 1 when the axis is the last dim), 0 when
+    // one fiber does not fit; the tiles of the call.
+    int64_t slab_columns() const;
+    int64_t slab_tiles(int64_t columns) const;
+    // The slab table's words per target of out; the most words a table may have; and the
+    // table (SLAB_WORDS) that holds `needed` words: the smallest size class, 0 when none fits.
     int64_t slab_words_per_target() const;
+    int64_t slab_most_words() const;
     uint32_t slab_table_words(int64_t needed) const;
     // On a loop-limited driver (vk_loop_limit.h): sets hits_limit_ for the device's check on
     // the target path, or refuses an owner-path plan whose columns are too long.
@@ -116,7 +120,8 @@ private:
     bool target_path_ = false;
     bool atomic_path_ = false;
     bool slab_path_ = false;
-    uint32_t slab_words_ = 0;  // the slab path's shared table, in words
+    uint32_t slab_words_ = 0;     // the slab path's shared table, in words
+    int64_t slab_columns_ = 1;    // the slab path's fibers per tile (P_SLAB_COLUMNS)
     uint32_t hits_limit_ = 0;  // P_HITS_LIMIT: the most updates per key, 0 = unchecked
     struct TargetLayout {
         int64_t keys = 0, items = 0;

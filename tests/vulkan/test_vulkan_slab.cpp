@@ -1,5 +1,6 @@
-// The slab path (shaders/scatter.comp SLAB): `elements` along the last axis, one workgroup per
-// fiber of out with the fiber's targets in shared memory. Every case runs on a profiling
+// The slab path (shaders/scatter.comp SLAB): `elements`, one workgroup per tile of fibers of out
+// (one fiber along the last axis; fibers adjacent along the last dim for an outer axis) with the
+// tile's targets in shared memory. Every case runs on a profiling
 // context, is compared bitwise with the oracle in every layout (buffers, host, strided host),
 // and checks from the profile that the slab pass ran (or, past the shared-memory limit, did not).
 // Run again with SCATTER_VULKAN_DISABLE_FEATURES=large_shared_memory (16 KiB of shared memory,
@@ -34,10 +35,11 @@ const char* pattern_name(Pattern p) {
 }
 
 struct FiberShape {
-    std::vector<int64_t> data, indices;  // the axis is the last one
+    std::vector<int64_t> data, indices;
+    int axis = -1;  // -1: the last one
 };
 
-// A case along the last axis: index values per `pattern` over each index fiber (negative ones
+// A case along shape.axis: index values per `pattern` over each index fiber (negative ones
 // too), data and updates random (NaN payloads, infinities, signed zeros among them).
 Case fiber_case(std::mt19937_64& rng, scatter_dtype dtype, scatter_reduction reduction, const FiberShape& shape,
                 Pattern pattern) {
@@ -47,21 +49,25 @@ Case fiber_case(std::mt19937_64& rng, scatter_dtype dtype, scatter_reduction red
     c.element_size = dtype == SCATTER_DTYPE_OPAQUE ? 6u : uint32_t(scatter_dtype_size(dtype));
     c.index_i64 = rng() % 2 == 0;
     c.options.reduction = reduction;
-    c.options.axis = rng() % 2 ? int32_t(shape.data.size()) - 1 : -1;
+    const int rank = int(shape.data.size());
+    const int axis = shape.axis < 0 ? rank - 1 : shape.axis;
+    c.options.axis = rng() % 2 ? axis : axis - rank;
     c.options.out_of_range = pattern == Pattern::OutOfRange
                                  ? (rng() % 2 ? SCATTER_OUT_OF_RANGE_SKIP : SCATTER_OUT_OF_RANGE_CLAMP)
                                  : SCATTER_OUT_OF_RANGE_ERROR;
     c.data_shape = shape.data;
     c.index_shape = shape.indices;
     c.update_shape = shape.indices;
-    const int64_t s = shape.data.back(), n = shape.indices.back();
+    const int64_t s = shape.data[size_t(axis)], n = shape.indices[size_t(axis)];
     const int64_t count = element_count(shape.indices);
+    int64_t after = 1;  // index elements after the axis: flat e is at position (e / after) % n
+    for (int d = axis + 1; d < rank; ++d) after *= shape.indices[size_t(d)];
     std::vector<int64_t> permutation(static_cast<size_t>(s));
     std::iota(permutation.begin(), permutation.end(), 0);
     std::shuffle(permutation.begin(), permutation.end(), rng);
     std::vector<int64_t> values(static_cast<size_t>(count));
     for (int64_t e = 0; e < count; ++e) {
-        const int64_t k = e % n;  // position along the axis
+        const int64_t k = (e / after) % n;  // position along the axis
         int64_t v = 0;
         switch (pattern) {
             case Pattern::Random: v = int64_t(rng() % uint64_t(s)); break;
@@ -238,6 +244,78 @@ TEST_F(Slab, TrailingDimensionsOfSizeOne) {
     check(c, true, "f32 add over [3, 1200, 1], axis 1");
     c.options.axis = -2;
     check(c, true, "axis -2");
+}
+
+// An outer axis: tiles of fibers adjacent along the last dim share a table, interleaved. Rows
+// of out end in a narrower tile, indices reach only part of a row (and only some rows), and an
+// axis in the middle walks three other dims.
+TEST_F(Slab, OuterAxisTilesEveryDtypeAndReductionMatchTheCpu) {
+    std::mt19937_64 rng(67);
+    const FiberShape axis0{{150, 40}, {320, 37}, 0};
+    const FiberShape axis0_shorter{{150, 2, 40}, {320, 1, 37}, 0};
+    const FiberShape middle{{2, 90, 3, 11}, {2, 320, 2, 10}, 1};
+    int turn = 0;
+    for (scatter_dtype dtype : kDtypes) {
+        for (scatter_reduction r : kReductions) {
+            for (bool exclude_self : {false, true}) {
+                if (exclude_self && r == SCATTER_REDUCTION_NONE) continue;
+                const FiberShape& shape = turn % 3 == 0 ? axis0 : turn % 3 == 1 ? axis0_shorter : middle;
+                ++turn;
+                Case c = fiber_case(rng, dtype, r, shape, Pattern::Hot);
+                if (exclude_self) c.options.flags |= SCATTER_OPTION_EXCLUDE_SELF;
+                const Result want = run_reference(c);
+                if (want.status != SCATTER_OK) continue;  // a reduction the dtype does not have
+                check(c, slab_expected(dtype, r, exclude_self),
+                      std::string(scatter_dtype_name(dtype)) + " " + scatter_reduction_name(r));
+            }
+        }
+    }
+    Case c = fiber_case(rng, SCATTER_DTYPE_OPAQUE, SCATTER_REDUCTION_NONE, axis0, Pattern::Random);
+    check(c, true, "opaque none, axis 0");
+}
+
+TEST_F(Slab, OuterAxisAdversarialIndexPatternsMatchTheCpu) {
+    std::mt19937_64 rng(71);
+    // 700 targets per fiber: lavapipe's table holds 11 of them for f32 (or fewer tiles, as its
+    // loop limit allows); 150 columns per row, 100 reached.
+    const FiberShape shape{{700, 150}, {800, 100}, 0};
+    struct Kind {
+        scatter_dtype dtype;
+        scatter_reduction r;
+        bool exclude_self;
+    };
+    const Kind kinds[] = {{SCATTER_DTYPE_F32, SCATTER_REDUCTION_NONE, false},
+                          {SCATTER_DTYPE_F32, SCATTER_REDUCTION_ADD, false},
+                          {SCATTER_DTYPE_F16, SCATTER_REDUCTION_MEAN, true}};
+    for (const Kind& k : kinds) {
+        for (Pattern pattern : {Pattern::Random, Pattern::OneTarget, Pattern::Sorted, Pattern::Reverse,
+                                Pattern::Distinct, Pattern::Hot, Pattern::OutOfRange}) {
+            const bool in_place = pattern == Pattern::Sorted || pattern == Pattern::Hot;
+            Case c = fiber_case(rng, k.dtype, k.r, shape, pattern);
+            if (k.exclude_self) c.options.flags |= SCATTER_OPTION_EXCLUDE_SELF;
+            c.in_place = in_place;
+            check(c, true,
+                  std::string(scatter_dtype_name(k.dtype)) + " " + scatter_reduction_name(k.r) + ", " +
+                      pattern_name(pattern) + (in_place ? ", in place" : ""));
+        }
+    }
+}
+
+// Tile widths at the table's limit: fibers of `length` targets with the last dim one short of,
+// at, and one past a multiple of the width the table holds; a fiber at the limit (one column)
+// and one past it (the target-parallel path).
+TEST_F(Slab, OuterAxisTileWidthsAtTheLimit) {
+    std::mt19937_64 rng(73);
+    const int64_t capacity = slab_capacity(4, false);  // f32 `add`: one word per target
+    const int64_t length = 1100, width = std::min<int64_t>(64, capacity / length);
+    for (int64_t row : {width - 1, width, width + 1, 2 * width + 1}) {
+        Case c = fiber_case(rng, SCATTER_DTYPE_F32, SCATTER_REDUCTION_ADD, {{length, row}, {60, row}, 0}, Pattern::Random);
+        check(c, true, "f32 add, fibers of " + std::to_string(length) + ", rows of " + std::to_string(row));
+    }
+    for (int64_t targets : {capacity, capacity + 1}) {
+        Case c = fiber_case(rng, SCATTER_DTYPE_F32, SCATTER_REDUCTION_ADD, {{targets, 3}, {40, 3}, 0}, Pattern::Random);
+        check(c, targets <= capacity, "f32 add, axis 0, " + std::to_string(targets) + " targets per fiber");
+    }
 }
 
 // Fibers at the table's size classes and at the device's limit, and one target past it (the
