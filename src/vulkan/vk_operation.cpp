@@ -572,25 +572,27 @@ uint64_t RecordedOperation::plan_scratch() {
     const bool none = p.reduction == SCATTER_REDUCTION_NONE;
     // Slice tables first (rows/nd): target offset, target row and updates offset per slice.
     const uint64_t tables = slices ? uint64_t(3 * p.slices) : 0;
-    atomic_path_ = atomic_path_fits();
-    if (atomic_path_) {  // the slice tables (exclude_self resets targets, no counts), and for
-                         // float max/min the first-NaN table
-        target_path_ = false;
-        slab_path_ = false;
-        target_ = TargetLayout();
-        has_counts_ = false;
-        counts_words_at_ = tables;
-        first_nan_at_ = tables;
-        return tables + (float_max_min() ? uint64_t(p.out.element_count) : 0);
-    }
+    // The slab path first: one pass at the floor's traffic, deterministic for every reduction;
+    // the atomic path (a copy, then a read-modify-write per update) where a fiber does not fit.
     slab_path_ = slab_fits();
-    if (slab_path_) {  // the fiber's table lives in shared memory: no scratch
+    if (slab_path_) {  // the tile's table lives in shared memory: no scratch
+        atomic_path_ = false;
         slab_columns_ = slab_columns();
         slab_words_ = slab_table_words(p.out.shape[p.axis] * slab_words_per_target() * slab_columns_);
         target_path_ = false;
         target_ = TargetLayout();
         counts_words_at_ = 0;
         return 0;
+    }
+    atomic_path_ = atomic_path_fits();
+    if (atomic_path_) {  // the slice tables (exclude_self resets targets, no counts), and for
+                         // float max/min the first-NaN table
+        target_path_ = false;
+        target_ = TargetLayout();
+        has_counts_ = false;
+        counts_words_at_ = tables;
+        first_nan_at_ = tables;
+        return tables + (float_max_min() ? uint64_t(p.out.element_count) : 0);
     }
     TargetLayout t;
     t.keys = slices ? p.target_rows : p.out.element_count;

@@ -9,13 +9,14 @@
 // then the small path (elements `none` with at most SCATTER_SMALL_TARGETS targets and
 // SCATTER_SMALL_ITEMS indices, on the target path): one dispatch, one workgroup, no fills:
 //   3. scatter  SMALL_NONE: status reset, validation, winners in shared memory, out written
-// or the slab path (elements whose fibers along the axis fit in shared memory, unless the atomic
-// path takes the call): one dispatch, a workgroup per tile of fibers of out, no scratch:
+// or the slab path (elements whose fibers along the axis fit in shared memory, every reduction,
+// chosen before the atomic path): one dispatch, a workgroup per tile of fibers of out, no scratch:
 //   3. scatter  SLAB: the tile's targets loaded, its updates applied in shared memory, written once
 // or the target-parallel path (default):
 //   3. buckets  `none`: WINNER; reductions: COUNT, ALLOCATE, PLACE, SORT (see buckets.comp)
 //   4. scatter  one invocation per out element: GATHER_WINNER or APPLY_TARGETS (copy included)
-// or the atomic path (order-free reductions, or allowed non-determinism):
+// or the atomic path (order-free reductions, or allowed non-determinism; elements only when the
+// slab path does not fit):
 //   3. copy     out = data, unless in place
 //   4. atomic   exclude_self only: hit targets = the identity
 //   5. atomic   one invocation per update element: a read-modify-write of its target

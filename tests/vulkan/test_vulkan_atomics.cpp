@@ -1,5 +1,6 @@
 // The atomic path (shaders/atomic.comp): updates applied with atomic read-modify-writes in
-// arrival order. Taken by default only where the order cannot change a bit (wrapping integer
+// arrival order, for `elements` whose fibers do not fit the slab path's shared memory (the slab
+// path is hidden here) and for rows/nd. Taken by default only where the order cannot change a bit (wrapping integer
 // add/sub/mul/max/min, bool or/and), so it must still match the CPU bitwise, under heavy
 // contention and with 1- and 2-byte elements sharing words; taken for everything else but mean
 // under SCATTER_OPTION_ALLOW_NONDETERMINISM, which these tests check where order cannot matter.
@@ -10,10 +11,19 @@
 #include <cstdlib>
 #include <cstring>
 #include <random>
+#include <string>
 #include <vector>
 
 namespace vulkan_test {
 namespace {
+
+// `elements` calls whose fibers fit in shared memory take the slab path before the atomic path
+// (Slab.* tests them there): hidden here, so these cases test the atomic path itself.
+const bool kSlabPathHidden = [] {
+    const char* hidden = std::getenv("SCATTER_VULKAN_DISABLE_FEATURES");
+    std::string list = hidden != nullptr && *hidden != '\0' ? std::string(hidden) + ",slab_path" : "slab_path";
+    return setenv("SCATTER_VULKAN_DISABLE_FEATURES", list.c_str(), 1) == 0;
+}();
 
 using Atomics = VulkanTest;
 
