@@ -1,6 +1,7 @@
 #include "vulkan/vk_operation.h"
 
 #include "vulkan/vk_loop_limit.h"
+#include "vulkan/vk_path.h"
 
 #include "core/index_check.h"
 #include "core/index_rules.h"
@@ -118,17 +119,18 @@ void RecordedOperation::fill_parameters(int32_t* p) const {
     p[P_SLICES] = int32_t(plan.slices);
     p[P_DEPTH] = int32_t(plan.index_depth);
     p[P_WINDOW_SHIFT] = int32_t(log2_of(device_.window_bytes / 4));
-    p[P_HAS_COUNTS] = has_counts_ ? 1 : 0;
-    p[P_COUNTS_BASE] = int32_t(target_path_ ? target_.counts : counts_words_at_);
-    p[P_WINNER_BASE] = int32_t(target_.winner);
-    p[P_START_BASE] = int32_t(target_.start);
-    p[P_RANK_BASE] = int32_t(target_.rank);
-    p[P_LIST_BASE] = int32_t(target_.list);
-    p[P_TOTAL_WORD] = int32_t(target_.total);
+    const TargetLayout& target = path_.target;
+    p[P_HAS_COUNTS] = path_.has_counts ? 1 : 0;
+    p[P_COUNTS_BASE] = int32_t(path_.path == VulkanPath::Target ? target.counts : path_.counts_at);
+    p[P_WINNER_BASE] = int32_t(target.winner);
+    p[P_START_BASE] = int32_t(target.start);
+    p[P_RANK_BASE] = int32_t(target.rank);
+    p[P_LIST_BASE] = int32_t(target.list);
+    p[P_TOTAL_WORD] = int32_t(target.total);
     p[P_IN_PLACE] = plan.in_place ? 1 : 0;
-    p[P_FIRST_NAN_BASE] = int32_t(first_nan_at_);
+    p[P_FIRST_NAN_BASE] = int32_t(path_.first_nan_at);
     p[P_HITS_LIMIT] = int32_t(hits_limit_);
-    p[P_SLAB_COLUMNS] = int32_t(slab_columns_);
+    p[P_SLAB_COLUMNS] = int32_t(path_.slab_columns);
     p[P_FLOAT_TEST] = (device_.algorithms.keep_subnormals ? 0 : SCATTER_FLOAT_TEST_FLUSH) |
                       (device_.algorithms.float_fast_path ? 0 : SCATTER_FLOAT_TEST_SOFT);
     p[P_SLICE_OFFSET_BASE] = 0;
@@ -248,8 +250,6 @@ Status RecordedOperation::record(const OpPlan& plan, VkCommandBuffer cmd, bool a
     if (out_on_host_ && !allow_host_out)
         return make_error(SCATTER_ERROR_INVALID_ARGUMENT,
                           "out must be a buffer tensor here: host memory cannot be written after the call returns");
-    has_counts_ = p.reduction == SCATTER_REDUCTION_MEAN || p.exclude_self;
-
     // Lay out the arena: parameters, status, then each staged host tensor (scratch and the
     // mirror are separate device-local allocations).
     const uint64_t align = std::max<uint64_t>(256, device_.offset_alignment);
@@ -300,7 +300,17 @@ Status RecordedOperation::record(const OpPlan& plan, VkCommandBuffer cmd, bool a
     }
     if (indices_.base_byte % 4 != 0)
         return make_error(SCATTER_ERROR_UNSUPPORTED, "on Vulkan, the buffer byte_offset of indices must be a multiple of 4");
-    scratch_bytes_ = plan_scratch() * 4;
+    PathDevice device;
+    device.algorithms = device_.algorithms;
+    device.features = device_.features;
+    device.window_bytes = device_.window_bytes;
+    device.shared_memory_bytes = device_.shared_memory_bytes;
+    device.loop_limit = device_.loop_limit;
+    PathAlignment alignment;
+    alignment.data_typed = data_.base_byte % std::min<uint32_t>(p.out.element_size, 4) == 0;
+    alignment.out_8 = out_.start % 8 == 0 && out_.base_byte % 8 == 0;
+    path_ = choose_path(p, device, alignment);
+    scratch_bytes_ = path_.scratch_words * 4;
     SCATTER_RETURN_IF_ERROR(check_loop_limit());
     SCATTER_RETURN_IF_ERROR(allocate(device_, scratch_bytes_, MemoryUse::Scratch, &scratch_.allocation));
     fill_parameters(reinterpret_cast<int32_t*>(arena + params_at_));
@@ -320,7 +330,8 @@ Status RecordedOperation::record(const OpPlan& plan, VkCommandBuffer cmd, bool a
                             VK_PIPELINE_STAGE_TRANSFER_BIT | VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, 0, 1, &before, 0,
                             nullptr, 0, nullptr);
     // The small path resets the status words itself and keeps its winners in shared memory.
-    const bool small = small_none();
+    const VulkanPath path = path_.path;
+    const bool small = path == VulkanPath::Small;
     if (!small)
         vk.vkCmdFillBuffer(cmd, arena_.allocation.buffer, status_at_, S_WORDS * sizeof(uint32_t), SCATTER_STATUS_NONE);
     if (mirrored()) {
@@ -330,18 +341,17 @@ Status RecordedOperation::record(const OpPlan& plan, VkCommandBuffer cmd, bool a
     // Zeroed scratch words: the owner path's hit counts; the target path's winners, or counts
     // and the list's total (adjacent).
     uint64_t zeroed_at = 0, zeroed_words = 0;
-    if (small || slab_path_) {
-        zeroed_words = 0;
-    } else if (target_path_) {
-        zeroed_at = p.reduction == SCATTER_REDUCTION_NONE ? target_.winner : target_.counts;
-        zeroed_words = uint64_t(target_.keys) + (p.reduction == SCATTER_REDUCTION_NONE ? 0 : 1);
-    } else if (has_counts_) {
-        zeroed_at = counts_words_at_;
+    if (path == VulkanPath::Target) {
+        const TargetLayout& t = path_.target;
+        zeroed_at = p.reduction == SCATTER_REDUCTION_NONE ? t.winner : t.counts;
+        zeroed_words = uint64_t(t.keys) + (p.reduction == SCATTER_REDUCTION_NONE ? 0 : 1);
+    } else if (path == VulkanPath::Owner && path_.has_counts) {
+        zeroed_at = path_.counts_at;
         zeroed_words = uint64_t(p.out.element_count);
     }
     if (zeroed_words > 0) vk.vkCmdFillBuffer(cmd, scratch_.allocation.buffer, zeroed_at * 4, zeroed_words * 4, 0);
-    if (atomic_path_ && float_max_min() && !p.out.empty())  // first-NaN table: no NaN yet
-        vk.vkCmdFillBuffer(cmd, scratch_.allocation.buffer, first_nan_at_ * 4, uint64_t(p.out.element_count) * 4,
+    if (path == VulkanPath::Atomic && float_max_min(p) && !p.out.empty())  // first-NaN table: no NaN yet
+        vk.vkCmdFillBuffer(cmd, scratch_.allocation.buffer, path_.first_nan_at * 4, uint64_t(p.out.element_count) * 4,
                            SCATTER_STATUS_NONE);
     if (!small || mirrored()) {
         auto filled = vk_struct<VkMemoryBarrier>(VK_STRUCTURE_TYPE_MEMORY_BARRIER);
@@ -354,29 +364,29 @@ Status RecordedOperation::record(const OpPlan& plan, VkCommandBuffer cmd, bool a
 
     if (p.op == OpKind::Elements) {
         // On the target path, WINNER/COUNT validate as they go (buckets.comp): one pass fewer.
-        if (p.policy == SCATTER_OUT_OF_RANGE_ERROR && !target_path_)
+        if (p.policy == SCATTER_OUT_OF_RANGE_ERROR && path != VulkanPath::Target && !small)
             dispatch(cmd, index_pass, SCATTER_MODE_VALIDATE_ELEMENTS, p.indices.element_count, "validate_elements");
     } else {
         dispatch(cmd, index_pass, SCATTER_MODE_RESOLVE_SLICES, p.slices, "resolve_slices");
     }
     if (needs_divisor_check(p)) dispatch(cmd, index_pass, SCATTER_MODE_CHECK_DIVISORS, p.updates.element_count, "check_divisors");
-    if (atomic_path_) {
+    if (path == VulkanPath::Atomic) {
         if (!p.in_place) dispatch(cmd, copy_pass, SCATTER_MODE_COPY, p.out.element_count, "copy");
         const int64_t updates = p.op == OpKind::Elements ? p.indices.element_count : p.outer * p.slices * p.inner;
         if (p.exclude_self) dispatch(cmd, atomic_pass, SCATTER_MODE_ATOMIC_RESET, updates, "atomic_reset");
         dispatch(cmd, atomic_pass, SCATTER_MODE_ATOMIC_APPLY, updates, "atomic_apply");
         if (passes.native_float_add) dispatch(cmd, atomic_pass, SCATTER_MODE_ATOMIC_CANONICALIZE, updates, "atomic_canonicalize");
-        if (float_max_min()) dispatch(cmd, atomic_pass, SCATTER_MODE_ATOMIC_FIRST_NAN, updates, "atomic_first_nan");
+        if (float_max_min(p)) dispatch(cmd, atomic_pass, SCATTER_MODE_ATOMIC_FIRST_NAN, updates, "atomic_first_nan");
     } else if (small) {
         dispatch(cmd, scatter_pass, SCATTER_MODE_SMALL_NONE, SCATTER_WORKGROUP_SIZE, "small_none");
-    } else if (slab_path_) {
-        dispatch(cmd, scatter_pass, SCATTER_MODE_SLAB, slab_tiles(slab_columns_) * SCATTER_WORKGROUP_SIZE, "slab");
-    } else if (target_path_) {
+    } else if (path == VulkanPath::Slab) {
+        dispatch(cmd, scatter_pass, SCATTER_MODE_SLAB, path_.slab_tiles * SCATTER_WORKGROUP_SIZE, "slab");
+    } else if (path == VulkanPath::Target) {
         record_target_passes(cmd, buckets_pass, scatter_pass);
     } else if (!p.in_place) {
         dispatch(cmd, copy_pass, SCATTER_MODE_COPY, p.out.element_count, "copy");
     }
-    if (!target_path_ && !atomic_path_ && !slab_path_ && !p.no_updates()) {
+    if (path == VulkanPath::Owner && !p.no_updates()) {
         int64_t columns = p.op == OpKind::Elements ? p.indices.element_count / p.indices.shape[p.axis] : p.outer * p.inner;
         dispatch(cmd, scatter_pass, SCATTER_MODE_APPLY, columns, "apply_columns");
         if (p.reduction == SCATTER_REDUCTION_MEAN)
@@ -426,7 +436,8 @@ Status RecordedOperation::choose_pipelines(Passes* out) const {
     if (denorm_preserve) scatter += "_dp";
     if (none ? raw_small : typed_small) scatter += "_ss";
     // f32 add/sub on the atomic path (allowed non-determinism): the device's float atomicAdd.
-    out->native_float_add = atomic_path_ && t == SCATTER_DTYPE_F32 &&
+    const bool atomic = path_.path == VulkanPath::Atomic;
+    out->native_float_add = atomic && t == SCATTER_DTYPE_F32 &&
                             (p.reduction == SCATTER_REDUCTION_ADD || p.reduction == SCATTER_REDUCTION_SUB) &&
                             (features & SCATTER_FEATURE_FLOAT32_ATOMIC_ADD);
     // Every binding within its first window (the usual case: windows are up to 512 MiB): the
@@ -438,8 +449,8 @@ Status RecordedOperation::choose_pipelines(Passes* out) const {
     SCATTER_RETURN_IF_ERROR(pipelines_.get(raw_small ? "copy_ss" : "copy", one_window, 0, &out->copy));
     SCATTER_RETURN_IF_ERROR(pipelines_.get((features & SCATTER_FEATURE_SUBGROUPS) ? "buckets_sg" : "buckets", one_window, 0,
                                            &out->buckets));
-    SCATTER_RETURN_IF_ERROR(pipelines_.get(scatter, one_window, slab_path_ ? slab_words_ : 0, &out->scatter));
-    if (atomic_path_)
+    SCATTER_RETURN_IF_ERROR(pipelines_.get(scatter, one_window, path_.slab_words, &out->scatter));
+    if (atomic)
         SCATTER_RETURN_IF_ERROR(pipelines_.get(
             out->native_float_add ? std::string("atomic_f32_fa") : std::string("atomic_") + p.data.info->name, one_window, 0,
             &out->atomic));
@@ -449,8 +460,11 @@ Status RecordedOperation::choose_pipelines(Passes* out) const {
 Status RecordedOperation::check_loop_limit() {
     hits_limit_ = 0;
     const OpPlan& p = plan_;
-    if (device_.loop_limit == 0 || atomic_path_ || slab_path_ || small_none() || p.no_updates()) return Status();
-    if (target_path_) {  // `none` takes one winner per key, no loop; reductions sort and fold
+    const VulkanPath path = path_.path;
+    if (device_.loop_limit == 0 || path == VulkanPath::Atomic || path == VulkanPath::Slab || path == VulkanPath::Small ||
+        p.no_updates())
+        return Status();
+    if (path == VulkanPath::Target) {  // `none` takes one winner per key, no loop; reductions sort and fold
         if (p.reduction != SCATTER_REDUCTION_NONE) hits_limit_ = loop_limited_items(p, device_.loop_limit, true);
         return Status();
     }
@@ -460,174 +474,8 @@ Status RecordedOperation::check_loop_limit() {
     return length > int64_t(limit) ? loop_limit_error(device_.info, uint64_t(length), limit) : Status();
 }
 
-bool RecordedOperation::small_none() const {
-    const OpPlan& p = plan_;
-    return target_path_ && p.op == OpKind::Elements && p.reduction == SCATTER_REDUCTION_NONE &&
-           p.out.element_count <= SCATTER_SMALL_TARGETS && p.indices.element_count <= SCATTER_SMALL_ITEMS;
-}
-
-bool RecordedOperation::slab_fits() const {
-    const OpPlan& p = plan_;
-    if (!device_.algorithms.slab_path || p.op != OpKind::Elements || p.no_updates() || p.out.empty()) return false;
-    const bool none = p.reduction == SCATTER_REDUCTION_NONE;
-    if (none && p.out.element_count <= SCATTER_SMALL_TARGETS && p.indices.element_count <= SCATTER_SMALL_ITEMS)
-        return false;  // the small path: one dispatch with its own validation
-    const int64_t columns = slab_columns();
-    if (columns == 0) return false;
-    const int64_t length = p.out.shape[p.axis], items = p.indices.shape[p.axis];
-    if (items > INT32_MAX / columns) return false;  // the shader numbers a tile's updates in int
-    if (slab_tiles(columns) > INT32_MAX / SCATTER_WORKGROUP_SIZE) return false;
-    // Typed reads of data need natural alignment (out and updates were checked by the caller).
-    const uint32_t piece = std::min<uint32_t>(p.out.element_size, 4);
-    if (!none && !p.in_place && data_.base_byte % piece != 0) return false;
-    return device_.loop_limit == 0 ||
-           slab_loop_iterations(p, length * columns, items * columns) <= loop_budget(device_.loop_limit);
-}
-
-int64_t RecordedOperation::slab_columns() const {
-    // The axis last: one fiber per tile, its targets adjacent. Otherwise as many fibers adjacent
-    // along the last dim as the largest table holds, so every access runs along the last dim;
-    // at most a workgroup's width: 64 adjacent elements are whole memory transactions, and wider
-    // tiles would only leave fewer workgroups.
-    const OpPlan& p = plan_;
-    const int64_t per_fiber = p.out.shape[p.axis] * slab_words_per_target();
-    const int64_t most = slab_most_words();
-    if (per_fiber > most) return 0;
-    const uint32_t last = p.out.rank - 1;
-    if (uint32_t(p.axis) == last) return 1;
-    int64_t columns = std::min<int64_t>({p.out.shape[last], most / per_fiber, SCATTER_WORKGROUP_SIZE});
-    // On a loop-limited driver, narrower tiles until a lane's loops fit (slab_fits checks 1).
-    const int64_t length = p.out.shape[p.axis], items = p.indices.shape[p.axis];
-    while (device_.loop_limit != 0 && columns > 1 &&
-           slab_loop_iterations(p, length * columns, items * columns) > loop_budget(device_.loop_limit))
-        --columns;
-    return columns;
-}
-
-int64_t RecordedOperation::slab_words_per_target() const {
-    // `none`: the winner; reductions: the value's words (at least one) and the hit count if kept.
-    if (plan_.reduction == SCATTER_REDUCTION_NONE) return 1;
-    return std::max<int64_t>(1, plan_.out.element_size / 4) + (has_counts_ ? 1 : 0);
-}
-
-int64_t RecordedOperation::slab_most_words() const {
-    // What the device's shared memory holds beside the chunk's slots (slab_chunk).
-    return int64_t(device_.shared_memory_bytes / 4) - SCATTER_WORKGROUP_SIZE;
-}
-
-uint32_t RecordedOperation::slab_table_words(int64_t needed) const {
-    // Size classes of powers of two from SMALL_NONE's 1024 words (a pipeline each), up to the
-    // most the device holds: a small tile does not take a workgroup's whole shared memory,
-    // which would leave fewer workgroups per multiprocessor.
-    const int64_t most = slab_most_words();
-    int64_t words = SCATTER_SMALL_TARGETS;
-    while (words < needed) words *= 2;
-    words = std::min(words, most);
-    return needed <= words ? uint32_t(words) : 0;
-}
-
-int64_t RecordedOperation::slab_tiles(int64_t columns) const {
-    const OpPlan& p = plan_;
-    const int64_t fibers = p.out.element_count / p.out.shape[p.axis];
-    const uint32_t last = p.out.rank - 1;
-    if (uint32_t(p.axis) == last) return fibers;
-    const int64_t row = p.out.shape[last];
-    return fibers / row * ((row + columns - 1) / columns);
-}
-
-bool RecordedOperation::float_max_min() const {
-    const scatter_dtype t = plan_.data.dtype();
-    return (plan_.reduction == SCATTER_REDUCTION_MAX || plan_.reduction == SCATTER_REDUCTION_MIN) &&
-           t >= SCATTER_DTYPE_F16 && t <= SCATTER_DTYPE_F64;
-}
-
-bool RecordedOperation::atomic_path_fits() const {
-    const OpPlan& p = plan_;
-    const scatter_reduction r = p.reduction;
-    if (!device_.algorithms.atomic_path || p.no_updates()) return false;
-    if (r == SCATTER_REDUCTION_NONE || r == SCATTER_REDUCTION_MEAN) return false;  // mean needs counts
-    const scatter_dtype t = p.data.dtype();
-    if (t == SCATTER_DTYPE_C128 || t == SCATTER_DTYPE_OPAQUE) return false;  // no 16-byte atomics
-    // Wrapping integer add/sub/mul/max/min, bool or/and and float max/min (NaN updates set
-    // aside, see atomic.comp) give the same bits in any order; everything else only when the
-    // caller allows non-determinism.
-    const bool integer = t >= SCATTER_DTYPE_I8 && t <= SCATTER_DTYPE_U64;
-    const bool order_free = (integer && r != SCATTER_REDUCTION_DIV) || t == SCATTER_DTYPE_BOOL || float_max_min();
-    if (!order_free && p.deterministic) return false;
-    if (float_max_min()) {  // the first-NaN table: one scratch word per out element
-        const uint64_t words = (p.op == OpKind::Elements ? 0 : uint64_t(3 * p.slices)) + uint64_t(p.out.element_count);
-        if (words > device_.window_bytes * SCATTER_WINDOWS / 4 || words > uint64_t(INT32_MAX)) return false;
-    }
-    if (p.out.element_size == 8) {
-        const uint64_t needed = SCATTER_FEATURE_INT64 | SCATTER_FEATURE_INT64_ATOMICS;
-        if ((device_.features & needed) != needed) return false;
-        if (out_.start % 8 != 0 || out_.base_byte % 8 != 0) return false;  // 64-bit atomics: 8-aligned
-    }
-    return true;
-}
-
-uint64_t RecordedOperation::plan_scratch() {
-    const OpPlan& p = plan_;
-    const bool slices = p.op != OpKind::Elements;
-    const bool none = p.reduction == SCATTER_REDUCTION_NONE;
-    // Slice tables first (rows/nd): target offset, target row and updates offset per slice.
-    const uint64_t tables = slices ? uint64_t(3 * p.slices) : 0;
-    // The slab path first: one pass at the floor's traffic, deterministic for every reduction;
-    // the atomic path (a copy, then a read-modify-write per update) where a fiber does not fit.
-    slab_path_ = slab_fits();
-    if (slab_path_) {  // the tile's table lives in shared memory: no scratch
-        atomic_path_ = false;
-        slab_columns_ = slab_columns();
-        slab_words_ = slab_table_words(p.out.shape[p.axis] * slab_words_per_target() * slab_columns_);
-        target_path_ = false;
-        target_ = TargetLayout();
-        counts_words_at_ = 0;
-        return 0;
-    }
-    atomic_path_ = atomic_path_fits();
-    if (atomic_path_) {  // the slice tables (exclude_self resets targets, no counts), and for
-                         // float max/min the first-NaN table
-        target_path_ = false;
-        target_ = TargetLayout();
-        has_counts_ = false;
-        counts_words_at_ = tables;
-        first_nan_at_ = tables;
-        return tables + (float_max_min() ? uint64_t(p.out.element_count) : 0);
-    }
-    TargetLayout t;
-    t.keys = slices ? p.target_rows : p.out.element_count;
-    t.items = slices ? p.slices : p.indices.element_count;
-    uint64_t cursor = tables;
-    auto take = [&](int64_t words) {
-        uint64_t at = cursor;
-        cursor += uint64_t(words);
-        return at;
-    };
-    if (none) {
-        t.winner = take(t.keys);
-    } else {
-        t.counts = take(t.keys);
-        t.total = take(1);
-        t.start = take(t.keys);
-        t.rank = take(t.items);
-        t.list = take(t.items);
-    }
-    // Typed reads of data need natural alignment (out and updates were checked by the caller).
-    const uint32_t piece = std::min<uint32_t>(p.out.element_size, 4);
-    const bool data_aligned = none || p.in_place || data_.base_byte % piece == 0;
-    const uint64_t windows_words = device_.window_bytes * SCATTER_WINDOWS / 4;
-    target_path_ = device_.algorithms.target_path && !p.no_updates() && data_aligned && cursor <= windows_words && cursor <= uint64_t(INT32_MAX);
-    if (target_path_) {
-        target_ = t;
-        return cursor;
-    }
-    target_ = TargetLayout();
-    counts_words_at_ = tables;
-    return tables + (has_counts_ ? uint64_t(p.out.element_count) : 0);
-}
-
 void RecordedOperation::record_target_passes(VkCommandBuffer cmd, VkPipeline buckets, VkPipeline scatter) {
-    const TargetLayout& t = target_;
+    const TargetLayout& t = path_.target;
     if (plan_.reduction == SCATTER_REDUCTION_NONE) {
         dispatch(cmd, buckets, SCATTER_MODE_WINNER, t.items, "winner");
         dispatch(cmd, scatter, SCATTER_MODE_GATHER_WINNER, plan_.out.element_count, "gather_winner");

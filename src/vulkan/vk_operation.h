@@ -2,6 +2,8 @@
 // memory it owns until the device has finished it (parameter block, status words, scratch
 // tables, staged host tensors, descriptor set).
 //
+// The path (small, slab, atomic, target, owner) and its scratch layout are vk_path.h's
+// choose_path, a pure function of the plan, the device and the bindings' alignment.
 // Passes (each a dispatch, separated by compute->compute barriers):
 //   1. index    elements + policy ERROR: validate every index;
 //               rows/nd: resolve each slice's target row (validating under policy ERROR)
@@ -34,6 +36,7 @@
 
 #include "core/op_plan.h"
 #include "vulkan/vk_memory.h"
+#include "vulkan/vk_path.h"
 #include "vulkan/vk_pipelines.h"
 #include "vulkan/vk_profile.h"
 
@@ -78,30 +81,9 @@ private:
     VulkanDevice& device_;
     PipelineSet& pipelines_;
     PassTimer* timer_ = nullptr;
-    // Decides the path and lays out scratch (word offsets); returns scratch's size in words.
-    uint64_t plan_scratch();
-    // Whether the atomic path may run the plan: an order-free reduction (or allowed
-    // non-determinism) and atomics wide enough for the element (see atomic.comp).
-    bool atomic_path_fits() const;
-    // elements `none` that one workgroup does in one dispatch (scatter.comp SMALL_NONE).
-    bool small_none() const;
-    // elements whose fibers of out (along the axis) fit scatter.comp's shared table and, on a
-    // loop-limited driver, its loops (SLAB); the small path keeps the tiny `none` calls.
-    bool slab_fits() const;
-    // Fibers per tile (adjacent along out's last dim; 1 when the axis is the last dim), 0 when
-    // one fiber does not fit; the tiles of the call.
-    int64_t slab_columns() const;
-    int64_t slab_tiles(int64_t columns) const;
-    // The slab table's words per target of out; the most words a table may have; and the
-    // table (SLAB_WORDS) that holds `needed` words: the smallest size class, 0 when none fits.
-    int64_t slab_words_per_target() const;
-    int64_t slab_most_words() const;
-    uint32_t slab_table_words(int64_t needed) const;
     // On a loop-limited driver (vk_loop_limit.h): sets hits_limit_ for the device's check on
     // the target path, or refuses an owner-path plan whose columns are too long.
     Status check_loop_limit();
-    // max/min of a real float dtype: on the atomic path, NaN updates go to the first-NaN table.
-    bool float_max_min() const;
     void record_target_passes(VkCommandBuffer cmd, VkPipeline buckets, VkPipeline scatter);
     // The pipeline variant of each pass for this plan on this device (see cmake/shaders.cmake).
     struct Passes {
@@ -118,22 +100,11 @@ private:
     ScopedAllocation mirror_;
     uint64_t staged_begin_ = 0, staged_end_ = 0;  // the staged tensors' range of the arena
     bool mirrored() const { return mirror_.allocation.buffer != VK_NULL_HANDLE; }
-    bool target_path_ = false;
-    bool atomic_path_ = false;
-    bool slab_path_ = false;
-    uint32_t slab_words_ = 0;     // the slab path's shared table, in words
-    int64_t slab_columns_ = 1;    // the slab path's fibers per tile (P_SLAB_COLUMNS)
+    PathChoice path_;          // the algorithm and its scratch layout (vk_path.h)
     uint32_t hits_limit_ = 0;  // P_HITS_LIMIT: the most updates per key, 0 = unchecked
-    struct TargetLayout {
-        int64_t keys = 0, items = 0;
-        uint64_t winner = 0, counts = 0, total = 0, start = 0, rank = 0, list = 0;
-    } target_;
     TransientCache::DescriptorSlot descriptors_;
     OpPlan plan_;
-    bool has_counts_ = false;
     uint64_t params_at_ = 0, status_at_ = 0, scratch_bytes_ = 0;
-    uint64_t counts_words_at_ = 0;  // word offset of the counts inside scratch
-    uint64_t first_nan_at_ = 0;     // atomic path, float max/min: the first-NaN table in scratch
     uint64_t out_staged_at_ = 0;
     uint64_t indices_staged_at_ = 0;  // host indices: their staged copy in the arena
     bool out_on_host_ = false;

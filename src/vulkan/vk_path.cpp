@@ -1,0 +1,215 @@
+#include "vulkan/vk_path.h"
+
+#include "vulkan/vk_loop_limit.h"
+
+#include "scatter_shared.h"
+
+#include <algorithm>
+
+namespace scatter {
+
+const char* vulkan_path_name(VulkanPath path) {
+    switch (path) {
+        case VulkanPath::Small: return "small";
+        case VulkanPath::Slab: return "slab";
+        case VulkanPath::Atomic: return "atomic";
+        case VulkanPath::Target: return "target";
+        case VulkanPath::Owner: return "owner";
+    }
+    return "?";
+}
+
+bool float_max_min(const OpPlan& plan) {
+    const scatter_dtype t = plan.data.dtype();
+    return (plan.reduction == SCATTER_REDUCTION_MAX || plan.reduction == SCATTER_REDUCTION_MIN) &&
+           t >= SCATTER_DTYPE_F16 && t <= SCATTER_DTYPE_F64;
+}
+
+namespace {
+
+bool has_counts(const OpPlan& p) { return p.reduction == SCATTER_REDUCTION_MEAN || p.exclude_self; }
+
+bool small_none(const OpPlan& p) {
+    return p.op == OpKind::Elements && p.reduction == SCATTER_REDUCTION_NONE &&
+           p.out.element_count <= SCATTER_SMALL_TARGETS && p.indices.element_count <= SCATTER_SMALL_ITEMS;
+}
+
+// ---- slab ----
+
+// The slab table's words per target: `none`, the winner; reductions, the value's words (at
+// least one) and the hit count if kept.
+int64_t slab_words_per_target(const OpPlan& p) {
+    if (p.reduction == SCATTER_REDUCTION_NONE) return 1;
+    return std::max<int64_t>(1, p.out.element_size / 4) + (has_counts(p) ? 1 : 0);
+}
+
+// What the device's shared memory holds beside the chunk's slots (slab_chunk).
+int64_t slab_most_words(const PathDevice& d) { return int64_t(d.shared_memory_bytes / 4) - SCATTER_WORKGROUP_SIZE; }
+
+// The table (SLAB_WORDS) that holds `needed` words: size classes of powers of two from
+// SMALL_NONE's 1024 words (a pipeline each) up to the most the device holds, so a small tile
+// does not take a workgroup's whole shared memory (fewer workgroups per multiprocessor); 0 when
+// none fits.
+uint32_t slab_table_words(const PathDevice& d, int64_t needed) {
+    const int64_t most = slab_most_words(d);
+    int64_t words = SCATTER_SMALL_TARGETS;
+    while (words < needed) words *= 2;
+    words = std::min(words, most);
+    return needed <= words ? uint32_t(words) : 0;
+}
+
+// Fibers per tile, 0 when one fiber does not fit. The axis last: one fiber, its targets
+// adjacent. Otherwise as many fibers adjacent along the last dim as the largest table holds, so
+// every access runs along the last dim; at most a workgroup's width (64 adjacent elements are
+// whole memory transactions, and wider tiles would only leave fewer workgroups); on a
+// loop-limited driver, narrower until a lane's loops fit (the caller checks 1).
+int64_t slab_columns(const OpPlan& p, const PathDevice& d) {
+    const int64_t per_fiber = p.out.shape[p.axis] * slab_words_per_target(p);
+    const int64_t most = slab_most_words(d);
+    if (per_fiber > most) return 0;
+    const uint32_t last = p.out.rank - 1;
+    if (uint32_t(p.axis) == last) return 1;
+    int64_t columns = std::min<int64_t>({p.out.shape[last], most / per_fiber, SCATTER_WORKGROUP_SIZE});
+    const int64_t length = p.out.shape[p.axis], items = p.indices.shape[p.axis];
+    while (d.loop_limit != 0 && columns > 1 &&
+           slab_loop_iterations(p, length * columns, items * columns) > loop_budget(d.loop_limit))
+        --columns;
+    return columns;
+}
+
+int64_t slab_tiles(const OpPlan& p, int64_t columns) {
+    const int64_t fibers = p.out.element_count / p.out.shape[p.axis];
+    const uint32_t last = p.out.rank - 1;
+    if (uint32_t(p.axis) == last) return fibers;
+    const int64_t row = p.out.shape[last];
+    return fibers / row * ((row + columns - 1) / columns);
+}
+
+// The slab choice, or why not (a null `why` when it fits).
+const char* slab_refusal(const OpPlan& p, const PathDevice& d, const PathAlignment& a, int64_t* columns_out) {
+    if (!d.algorithms.slab_path) return "the slab path is switched off";
+    if (p.op != OpKind::Elements) return "rows and nd have no slab path";
+    if (p.no_updates() || p.out.empty()) return "nothing to scatter";
+    const int64_t columns = slab_columns(p, d);
+    if (columns == 0) return "a fiber of out does not fit in shared memory";
+    const int64_t length = p.out.shape[p.axis], items = p.indices.shape[p.axis];
+    if (items > INT32_MAX / columns) return "a tile's updates exceed 32-bit numbering";
+    if (slab_tiles(p, columns) > INT32_MAX / SCATTER_WORKGROUP_SIZE) return "too many tiles for one dispatch";
+    if (p.reduction != SCATTER_REDUCTION_NONE && !p.in_place && !a.data_typed) return "data is not aligned for typed reads";
+    if (d.loop_limit != 0 && slab_loop_iterations(p, length * columns, items * columns) > loop_budget(d.loop_limit))
+        return "its loops exceed the driver's loop limit";
+    *columns_out = columns;
+    return nullptr;
+}
+
+// ---- atomic ----
+
+// Whether the atomic path may run the plan: an order-free reduction (or allowed
+// non-determinism) and atomics wide enough for the element (see atomic.comp); else why not.
+const char* atomic_refusal(const OpPlan& p, const PathDevice& d, const PathAlignment& a) {
+    const scatter_reduction r = p.reduction;
+    if (!d.algorithms.atomic_path) return "the atomic path is switched off";
+    if (p.no_updates()) return "nothing to scatter";
+    if (r == SCATTER_REDUCTION_NONE || r == SCATTER_REDUCTION_MEAN) return "`none` and mean have no atomic path";
+    const scatter_dtype t = p.data.dtype();
+    if (t == SCATTER_DTYPE_C128 || t == SCATTER_DTYPE_OPAQUE) return "no 16-byte atomics";
+    // Wrapping integer add/sub/mul/max/min, bool or/and and float max/min (NaN updates set
+    // aside, see atomic.comp) give the same bits in any order; everything else only when the
+    // caller allows non-determinism.
+    const bool integer = t >= SCATTER_DTYPE_I8 && t <= SCATTER_DTYPE_U64;
+    const bool order_free = (integer && r != SCATTER_REDUCTION_DIV) || t == SCATTER_DTYPE_BOOL || float_max_min(p);
+    if (!order_free && p.deterministic) return "the order of the updates would show";
+    if (float_max_min(p)) {  // the first-NaN table: one scratch word per out element
+        const uint64_t words = (p.op == OpKind::Elements ? 0 : uint64_t(3 * p.slices)) + uint64_t(p.out.element_count);
+        if (words > d.window_bytes * SCATTER_WINDOWS / 4 || words > uint64_t(INT32_MAX))
+            return "the first-NaN table does not fit in scratch";
+    }
+    if (p.out.element_size == 8) {
+        const uint64_t needed = SCATTER_FEATURE_INT64 | SCATTER_FEATURE_INT64_ATOMICS;
+        if ((d.features & needed) != needed) return "the device has no 64-bit atomics";
+        if (!a.out_8) return "out is not 8-aligned for 64-bit atomics";
+    }
+    return nullptr;
+}
+
+}  // namespace
+
+PathChoice choose_path(const OpPlan& p, const PathDevice& d, const PathAlignment& a) {
+    PathChoice c;
+    c.has_counts = has_counts(p);
+    const bool slices = p.op != OpKind::Elements;
+    const bool none = p.reduction == SCATTER_REDUCTION_NONE;
+    // Slice tables first (rows/nd): target offset, target row and updates offset per slice.
+    const uint64_t tables = slices ? uint64_t(3 * p.slices) : 0;
+
+    // The target path's tables, needed to know whether it fits (and by the small path's check).
+    TargetLayout t;
+    t.keys = slices ? p.target_rows : p.out.element_count;
+    t.items = slices ? p.slices : p.indices.element_count;
+    uint64_t cursor = tables;
+    auto take = [&](int64_t words) {
+        const uint64_t at = cursor;
+        cursor += uint64_t(words);
+        return at;
+    };
+    if (none) {
+        t.winner = take(t.keys);
+    } else {
+        t.counts = take(t.keys);
+        t.total = take(1);
+        t.start = take(t.keys);
+        t.rank = take(t.items);
+        t.list = take(t.items);
+    }
+    const uint64_t windows_words = d.window_bytes * SCATTER_WINDOWS / 4;
+    const bool data_ok = none || p.in_place || a.data_typed;
+    const bool target_fits = d.algorithms.target_path && !p.no_updates() && data_ok && cursor <= windows_words &&
+                             cursor <= uint64_t(INT32_MAX);
+
+    // The small path: the tiny `none` calls, in one workgroup (it stands in for the target path).
+    if (target_fits && small_none(p)) {
+        c.path = VulkanPath::Small;
+        c.why = "elements `none` small enough for one workgroup";
+        return c;
+    }
+    // The slab path: one pass at the floor's traffic, deterministic for every reduction; before
+    // the atomic path (a copy, then a read-modify-write per update), which keeps what it refuses.
+    int64_t columns = 0;
+    const char* no_slab = slab_refusal(p, d, a, &columns);
+    if (no_slab == nullptr) {
+        c.path = VulkanPath::Slab;
+        c.why = "the fibers of out fit in shared memory";
+        c.slab_columns = columns;
+        c.slab_tiles = slab_tiles(p, columns);
+        c.slab_words = slab_table_words(d, p.out.shape[p.axis] * slab_words_per_target(p) * columns);
+        return c;
+    }
+    const char* no_atomic = atomic_refusal(p, d, a);
+    if (no_atomic == nullptr) {  // the slice tables (exclude_self resets targets, no counts), and
+                                 // for float max/min the first-NaN table
+        c.path = VulkanPath::Atomic;
+        c.why = p.deterministic ? "an order-free reduction" : "non-determinism is allowed";
+        c.has_counts = false;
+        c.counts_at = tables;
+        c.first_nan_at = tables;
+        c.scratch_words = tables + (float_max_min(p) ? uint64_t(p.out.element_count) : 0);
+        return c;
+    }
+    if (target_fits) {
+        c.path = VulkanPath::Target;
+        c.why = slices ? "rows and nd sort their slices by target row" : no_slab;
+        c.target = t;
+        c.scratch_words = cursor;
+        return c;
+    }
+    c.path = VulkanPath::Owner;
+    c.why = !d.algorithms.target_path ? "the target path is switched off"
+            : p.no_updates()          ? "nothing to scatter: a copy"
+            : !data_ok                ? "data is not aligned for typed reads"
+                                      : "the target path's tables exceed scratch";
+    c.counts_at = tables;
+    c.scratch_words = tables + (c.has_counts ? uint64_t(p.out.element_count) : 0);
+    return c;
+}
+
+}  // namespace scatter

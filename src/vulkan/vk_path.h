@@ -1,0 +1,67 @@
+// Which algorithm a Vulkan operation takes, and the scratch and shared memory it needs: a pure
+// function of the plan, of what the device offers and of where the tensors are bound, so one
+// function answers "which path does my call take, and why", and unit tests check it without a
+// device (tests/unit/test_vulkan_path.cpp). vk_operation.cpp records the passes of the choice.
+//
+// The paths, in the order they are tried:
+//   small   elements `none` with at most SCATTER_SMALL_TARGETS targets and SCATTER_SMALL_ITEMS
+//           indices: one workgroup, one dispatch (scatter.comp SMALL_NONE)
+//   slab    elements whose fibers along the axis fit in shared memory, every reduction: a
+//           workgroup per tile of fibers (scatter.comp SLAB)
+//   atomic  order-free reductions, or allowed non-determinism (atomic.comp)
+//   target  the target-parallel passes (buckets.comp, then scatter.comp per out element)
+//   owner   the fallback: one invocation per column folds it in order (scatter.comp APPLY)
+#pragma once
+
+#include "core/op_plan.h"
+#include "vulkan/vk_switches.h"
+
+#include <cstdint>
+
+namespace scatter {
+
+enum class VulkanPath { Small, Slab, Atomic, Target, Owner };
+const char* vulkan_path_name(VulkanPath path);
+
+// What the choice needs from the device.
+struct PathDevice {
+    AlgorithmSwitches algorithms;
+    uint64_t features = 0;                 // SCATTER_FEATURE_* the shaders may use
+    uint64_t window_bytes = 0;             // bytes per storage-buffer window
+    uint32_t shared_memory_bytes = 16384;  // maxComputeSharedMemorySize
+    uint32_t loop_limit = 0;               // loop iterations per invocation, 0: none
+};
+
+// What the choice needs from the bindings: typed (word) reads of data need its elements
+// naturally aligned; 64-bit atomics need out 8-aligned.
+struct PathAlignment {
+    bool data_typed = true;
+    bool out_8 = true;
+};
+
+// The target-parallel path's tables, as word offsets in scratch. Keys are out elements
+// (elements) or target rows (rows/nd); items are index positions or slices.
+struct TargetLayout {
+    int64_t keys = 0, items = 0;
+    uint64_t winner = 0, counts = 0, total = 0, start = 0, rank = 0, list = 0;
+};
+
+struct PathChoice {
+    VulkanPath path = VulkanPath::Owner;
+    const char* why = "";             // one line, for logs and tests
+    bool has_counts = false;          // P_HAS_COUNTS: hit counts kept (mean, exclude_self)
+    uint64_t counts_at = 0;           // owner path: the hit counts' word offset in scratch
+    uint64_t first_nan_at = 0;        // atomic path, float max/min: the first-NaN table
+    int64_t slab_columns = 1;         // slab: fibers per tile (P_SLAB_COLUMNS)
+    int64_t slab_tiles = 0;           // slab: workgroups
+    uint32_t slab_words = 0;          // slab: the shared table (specialization constant 1)
+    TargetLayout target;              // target path
+    uint64_t scratch_words = 0;       // scratch the path needs (slice tables included)
+};
+
+PathChoice choose_path(const OpPlan& plan, const PathDevice& device, const PathAlignment& alignment);
+
+// max/min of a real float dtype (the atomic path sets NaN updates aside for them).
+bool float_max_min(const OpPlan& plan);
+
+}  // namespace scatter

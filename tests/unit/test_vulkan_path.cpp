@@ -1,0 +1,265 @@
+// Which algorithm a Vulkan call takes (src/vulkan/vk_path.h): choose_path is a pure function of
+// the plan, the device's limits and switches, and the bindings' alignment, so the routing is
+// checked here without a device, for the devices the project targets (NVIDIA's 48 KiB of shared
+// memory, lavapipe's 32 KiB and loop limit, Vulkan's minimum of 16 KiB).
+#include "vulkan/vk_loop_limit.h"
+#include "vulkan/vk_path.h"
+
+#include "core/dtype.h"
+
+#include <gtest/gtest.h>
+
+#include <string>
+#include <vector>
+
+namespace scatter {
+namespace {
+
+TensorView view(scatter_dtype dtype, const std::vector<int64_t>& shape) {
+    TensorView v;
+    v.info = find_dtype(dtype);
+    v.element_size = v.info->size;
+    v.rank = uint32_t(shape.size());
+    int64_t count = 1;
+    for (int d = int(shape.size()) - 1; d >= 0; --d) {
+        v.shape[d] = shape[size_t(d)];
+        v.strides[d] = count;
+        count *= shape[size_t(d)];
+    }
+    v.element_count = count;
+    v.end_byte = count * v.element_size;
+    return v;
+}
+
+OpPlan elements(scatter_dtype dtype, const std::vector<int64_t>& data, const std::vector<int64_t>& indices, int axis,
+                scatter_reduction reduction) {
+    OpPlan p;
+    p.op = OpKind::Elements;
+    p.data = p.out = view(dtype, data);
+    p.indices = view(SCATTER_DTYPE_I32, indices);
+    p.updates = view(dtype, indices);
+    p.axis = axis;
+    p.reduction = reduction;
+    return p;
+}
+
+// rows along axis 0: data [rows, inner], `slices` indices.
+OpPlan rows(scatter_dtype dtype, int64_t target_rows, int64_t inner, int64_t slices, scatter_reduction reduction) {
+    OpPlan p;
+    p.op = OpKind::Rows;
+    p.data = p.out = view(dtype, {target_rows, inner});
+    p.indices = view(SCATTER_DTYPE_I64, {slices});
+    p.updates = view(dtype, {slices, inner});
+    p.reduction = reduction;
+    p.outer = 1;
+    p.target_rows = target_rows;
+    p.inner = inner;
+    p.slices = slices;
+    return p;
+}
+
+PathDevice nvidia() {  // an H100 as its Vulkan driver reports it
+    PathDevice d;
+    d.features = ~uint64_t(0);
+    d.window_bytes = uint64_t(1) << 31;
+    d.shared_memory_bytes = 49152;
+    return d;
+}
+
+PathDevice lavapipe() {
+    PathDevice d = nvidia();
+    d.window_bytes = uint64_t(1) << 27;
+    d.shared_memory_bytes = 32768;
+    d.loop_limit = 65535;
+    return d;
+}
+
+PathChoice choose(const OpPlan& p, const PathDevice& d, PathAlignment a = PathAlignment()) {
+    return choose_path(p, d, a);
+}
+
+TEST(VulkanPath, StandardWorkloadsOnNvidia) {
+    const PathDevice d = nvidia();
+    // W1 / W11: axis 0 of [4096, 4096], `none`: tiles of 2 columns (2 x 4096 winners in 32 KiB).
+    PathChoice c = choose(elements(SCATTER_DTYPE_F32, {4096, 4096}, {4096, 4096}, 0, SCATTER_REDUCTION_NONE), d);
+    EXPECT_EQ(c.path, VulkanPath::Slab) << c.why;
+    EXPECT_EQ(c.slab_columns, 2);
+    EXPECT_EQ(c.slab_tiles, 2048);
+    EXPECT_EQ(c.slab_words, 8192u);
+    EXPECT_EQ(c.scratch_words, 0u);
+    // W2: axis 1, `add`: one fiber of 4096 per workgroup.
+    c = choose(elements(SCATTER_DTYPE_F32, {4096, 4096}, {4096, 4096}, 1, SCATTER_REDUCTION_ADD), d);
+    EXPECT_EQ(c.path, VulkanPath::Slab) << c.why;
+    EXPECT_EQ(c.slab_columns, 1);
+    EXPECT_EQ(c.slab_tiles, 4096);
+    EXPECT_EQ(c.slab_words, 4096u);
+    // W3: the last axis of [64, 512, 512], `none`.
+    c = choose(elements(SCATTER_DTYPE_F32, {64, 512, 512}, {64, 512, 128}, 2, SCATTER_REDUCTION_NONE), d);
+    EXPECT_EQ(c.path, VulkanPath::Slab) << c.why;
+    EXPECT_EQ(c.slab_tiles, 64 * 512);
+    EXPECT_EQ(c.slab_words, 1024u);
+    // W8: i64 `max` on axis 0 of [2048, 2048]: 2 words per target, 2 columns; the slab before
+    // the atomic path.
+    c = choose(elements(SCATTER_DTYPE_I64, {2048, 2048}, {2048, 2048}, 0, SCATTER_REDUCTION_MAX), d);
+    EXPECT_EQ(c.path, VulkanPath::Slab) << c.why;
+    EXPECT_EQ(c.slab_columns, 2);
+    EXPECT_EQ(c.slab_words, 8192u);
+    // W9: 1-D add into 65536 targets: beyond shared memory, and the order would show: target.
+    c = choose(elements(SCATTER_DTYPE_F32, {65536}, {65536}, 0, SCATTER_REDUCTION_ADD), d);
+    EXPECT_EQ(c.path, VulkanPath::Target) << c.why;
+    EXPECT_EQ(std::string(c.why), "a fiber of out does not fit in shared memory");
+    // W4: rows add f32: the target path; W14-like rows max i32: order-free, atomic.
+    c = choose(rows(SCATTER_DTYPE_F32, 1000000, 64, 1000000, SCATTER_REDUCTION_ADD), d);
+    EXPECT_EQ(c.path, VulkanPath::Target) << c.why;
+    EXPECT_EQ(c.scratch_words, uint64_t(3 * 1000000 + 1000000 + 1 + 1000000 + 2 * 1000000));
+    c = choose(rows(SCATTER_DTYPE_I32, 100000, 64, 1000000, SCATTER_REDUCTION_MAX), d);
+    EXPECT_EQ(c.path, VulkanPath::Atomic) << c.why;
+}
+
+TEST(VulkanPath, TinyNoneIsTheSmallPath) {
+    const PathDevice d = nvidia();
+    PathChoice c = choose(elements(SCATTER_DTYPE_F32, {8, 8}, {2, 8}, 0, SCATTER_REDUCTION_NONE), d);
+    EXPECT_EQ(c.path, VulkanPath::Small);
+    EXPECT_EQ(c.scratch_words, 0u);
+    // One past either limit: the slab path.
+    c = choose(elements(SCATTER_DTYPE_F32, {1025}, {16}, 0, SCATTER_REDUCTION_NONE), d);
+    EXPECT_EQ(c.path, VulkanPath::Slab) << c.why;
+    c = choose(elements(SCATTER_DTYPE_F32, {4, 8}, {4097}, 0, SCATTER_REDUCTION_NONE), d);
+    EXPECT_EQ(c.path, VulkanPath::Slab) << c.why;
+}
+
+TEST(VulkanPath, FibersAtTheSharedMemoryLimit) {
+    for (uint32_t bytes : {16384u, 32768u, 49152u}) {
+        PathDevice d = nvidia();
+        d.shared_memory_bytes = bytes;
+        const int64_t most = int64_t(bytes / 4) - 64;  // beside the chunk's 64 slots
+        // f32 `add`: a word per target; with mean, a hit count too.
+        for (int64_t targets : {most, most + 1}) {
+            PathChoice c = choose(elements(SCATTER_DTYPE_F32, {3, targets}, {3, 100}, 1, SCATTER_REDUCTION_ADD), d);
+            EXPECT_EQ(c.path == VulkanPath::Slab, targets <= most) << bytes << " bytes, " << targets << " targets";
+            if (c.path == VulkanPath::Slab) {
+                EXPECT_EQ(c.slab_words, uint32_t(most)) << "the largest class is capped";
+            }
+        }
+        for (int64_t targets : {most / 2, most / 2 + 1}) {
+            PathChoice c = choose(elements(SCATTER_DTYPE_F32, {3, targets}, {3, 100}, 1, SCATTER_REDUCTION_MEAN), d);
+            EXPECT_EQ(c.path == VulkanPath::Slab, targets <= most / 2) << bytes << " bytes, mean, " << targets;
+            EXPECT_TRUE(c.has_counts);
+        }
+        // c128 (4 words per target).
+        PathChoice c = choose(elements(SCATTER_DTYPE_C128, {2, most / 4 + 1}, {2, 10}, 1, SCATTER_REDUCTION_ADD), d);
+        EXPECT_NE(c.path, VulkanPath::Slab);
+    }
+}
+
+TEST(VulkanPath, OuterAxisTilesAreAsWideAsTheTableAllowsUpToSixtyFour) {
+    const PathDevice d = nvidia();  // 12224 words
+    struct Case {
+        int64_t length, row, columns;
+    };
+    for (const Case& k : {Case{4096, 4096, 2}, Case{100, 4096, 64}, Case{100, 10, 10}, Case{12224, 7, 1},
+                          Case{6112, 7, 2}, Case{6113, 7, 1}, Case{200, 61, 61}}) {
+        PathChoice c = choose(elements(SCATTER_DTYPE_F32, {k.length, k.row}, {50, k.row}, 0, SCATTER_REDUCTION_ADD), d);
+        ASSERT_EQ(c.path, VulkanPath::Slab) << k.length << " x " << k.row << ": " << c.why;
+        EXPECT_EQ(c.slab_columns, k.columns) << k.length << " x " << k.row;
+        EXPECT_EQ(c.slab_tiles, (k.row + k.columns - 1) / k.columns) << k.length << " x " << k.row;
+        EXPECT_GE(int64_t(c.slab_words), k.length * k.columns);
+    }
+    // A middle axis: fibers numbered over the other dims, tiles along the last.
+    PathChoice c = choose(elements(SCATTER_DTYPE_F32, {3, 100, 5, 130}, {3, 10, 5, 130}, 1, SCATTER_REDUCTION_ADD), d);
+    ASSERT_EQ(c.path, VulkanPath::Slab);
+    EXPECT_EQ(c.slab_columns, 64);
+    EXPECT_EQ(c.slab_tiles, 3 * 5 * 3);  // rows of 130: 64 + 64 + 2
+}
+
+TEST(VulkanPath, LoopLimitedDriverNarrowsTilesThenRefuses) {
+    const PathDevice d = lavapipe();
+    // f32 add with 320 updates per fiber: a tile of c columns folds 320 c updates; the widest
+    // tile whose worst case fits the budget is taken.
+    OpPlan p = elements(SCATTER_DTYPE_F32, {150, 40}, {320, 40}, 0, SCATTER_REDUCTION_ADD);
+    PathChoice c = choose(p, d);
+    ASSERT_EQ(c.path, VulkanPath::Slab) << c.why;
+    EXPECT_GT(c.slab_columns, 1);
+    EXPECT_LE(slab_loop_iterations(p, 150 * c.slab_columns, 320 * c.slab_columns), loop_budget(d.loop_limit));
+    EXPECT_GT(slab_loop_iterations(p, 150 * (c.slab_columns + 1), 320 * (c.slab_columns + 1)), loop_budget(d.loop_limit));
+    // W2 on lavapipe: 4096 updates per fiber exceed the budget even for one column: target path.
+    c = choose(elements(SCATTER_DTYPE_F32, {4096, 4096}, {4096, 4096}, 1, SCATTER_REDUCTION_ADD), d);
+    EXPECT_EQ(c.path, VulkanPath::Target);
+    EXPECT_EQ(std::string(c.why), "its loops exceed the driver's loop limit");
+    // `none` has no fold loop: W1 fits with one column (32 KiB: 8128 winners).
+    c = choose(elements(SCATTER_DTYPE_F32, {4096, 4096}, {4096, 4096}, 0, SCATTER_REDUCTION_NONE), d);
+    EXPECT_EQ(c.path, VulkanPath::Slab) << c.why;
+    EXPECT_EQ(c.slab_columns, 1);
+}
+
+TEST(VulkanPath, SwitchesAndAlignmentFallBackInOrder) {
+    const OpPlan i32_add = elements(SCATTER_DTYPE_I32, {4, 300}, {4, 300}, 1, SCATTER_REDUCTION_ADD);
+    PathDevice d = nvidia();
+    EXPECT_EQ(choose(i32_add, d).path, VulkanPath::Slab);
+    d.algorithms.slab_path = false;
+    PathChoice c = choose(i32_add, d);
+    EXPECT_EQ(c.path, VulkanPath::Atomic);
+    EXPECT_EQ(std::string(c.why), "an order-free reduction");
+    EXPECT_FALSE(c.has_counts);
+    d.algorithms.atomic_path = false;
+    EXPECT_EQ(choose(i32_add, d).path, VulkanPath::Target);
+    d.algorithms.target_path = false;
+    c = choose(i32_add, d);
+    EXPECT_EQ(c.path, VulkanPath::Owner);
+    EXPECT_EQ(std::string(c.why), "the target path is switched off");
+
+    // f32 add with data misaligned for typed reads: neither slab nor target (owner reads bytes).
+    const OpPlan f32_add = elements(SCATTER_DTYPE_F32, {4, 300}, {4, 300}, 1, SCATTER_REDUCTION_ADD);
+    PathAlignment misaligned;
+    misaligned.data_typed = false;
+    c = choose(f32_add, nvidia(), misaligned);
+    EXPECT_EQ(c.path, VulkanPath::Owner);
+    EXPECT_EQ(std::string(c.why), "data is not aligned for typed reads");
+    OpPlan in_place = f32_add;
+    in_place.in_place = true;  // reads out, not data
+    EXPECT_EQ(choose(in_place, nvidia(), misaligned).path, VulkanPath::Slab);
+
+    // 64-bit atomics need the feature and an 8-aligned out.
+    const OpPlan i64_rows = rows(SCATTER_DTYPE_I64, 100, 8, 1000, SCATTER_REDUCTION_ADD);
+    EXPECT_EQ(choose(i64_rows, nvidia()).path, VulkanPath::Atomic);
+    PathAlignment unaligned_out;
+    unaligned_out.out_8 = false;
+    EXPECT_EQ(choose(i64_rows, nvidia(), unaligned_out).path, VulkanPath::Target);
+    d = nvidia();
+    d.features &= ~SCATTER_FEATURE_INT64_ATOMICS;
+    EXPECT_EQ(choose(i64_rows, d).path, VulkanPath::Target);
+}
+
+TEST(VulkanPath, DeterminismDecidesTheAtomicPathForFloats) {
+    OpPlan p = rows(SCATTER_DTYPE_F32, 100, 8, 1000, SCATTER_REDUCTION_ADD);
+    EXPECT_EQ(choose(p, nvidia()).path, VulkanPath::Target);
+    p.deterministic = false;
+    PathChoice c = choose(p, nvidia());
+    EXPECT_EQ(c.path, VulkanPath::Atomic);
+    EXPECT_EQ(std::string(c.why), "non-determinism is allowed");
+    // Float max/min are order-free (NaN updates set aside): atomic, with the first-NaN table
+    // after the slice tables.
+    p = rows(SCATTER_DTYPE_F32, 100, 8, 1000, SCATTER_REDUCTION_MAX);
+    c = choose(p, nvidia());
+    EXPECT_EQ(c.path, VulkanPath::Atomic);
+    EXPECT_EQ(c.first_nan_at, 3000u);
+    EXPECT_EQ(c.scratch_words, 3000u + 800u);
+    // Mean never takes atomics (it needs counts).
+    p = rows(SCATTER_DTYPE_I32, 100, 8, 1000, SCATTER_REDUCTION_MEAN);
+    EXPECT_EQ(choose(p, nvidia()).path, VulkanPath::Target);
+}
+
+TEST(VulkanPath, TargetTablesBeyondScratchTakeTheOwnerPath) {
+    PathDevice d = nvidia();
+    d.window_bytes = 1 << 16;  // 4 windows of 16 Ki words
+    OpPlan p = rows(SCATTER_DTYPE_F32, 100, 8, 20000, SCATTER_REDUCTION_ADD);  // 3 + 2 words per slice
+    PathChoice c = choose(p, d);
+    EXPECT_EQ(c.path, VulkanPath::Owner);
+    EXPECT_EQ(std::string(c.why), "the target path's tables exceed scratch");
+    EXPECT_EQ(c.scratch_words, 60000u);  // the slice tables; no counts without mean/exclude_self
+    p.exclude_self = true;
+    EXPECT_EQ(choose(p, d).scratch_words, 60000u + 800u);
+}
+
+}  // namespace
+}  // namespace scatter
