@@ -149,5 +149,43 @@ TEST(ExtremeInputs, ZeroStrideIndicesWithTwoToThe60Elements) {
     EXPECT_EQ(std::vector<float>(out, out + 3), (std::vector<float>{7, 8, 9}));
 }
 
+// The contiguous index check (blocks of 4096 scanned branch-free: a min/max for int32, an
+// unsigned range test for int64) against every edge of [-bound, bound) and the extreme values of
+// both widths, alone in a call long enough for several blocks, at the first, a middle and the last
+// position: the call fails exactly when the value is outside, and out stays untouched.
+TEST(ExtremeInputs, IndexCheckAtTheEdgesOfTheRangeAndOfTheType) {
+    ContextPtr context = make_test_context(2);
+    const int64_t bound = 1000, n = 3 * 4096 + 5;
+    const std::vector<int64_t> data_shape = {bound}, index_shape = {n};
+    std::vector<float> data(size_t(bound), 1.0f), updates(size_t(n), 0.5f);
+    const int64_t values[] = {-bound - 1, -bound, -1, 0, bound - 1, bound, INT32_MIN, INT32_MAX, INT64_MIN, INT64_MAX,
+                              INT64_MIN + 1, INT64_MAX - bound + 1, int64_t(uint64_t(1) << 63 >> 1)};
+    for (bool wide : {false, true}) {
+        for (int64_t value : values) {
+            if (!wide && (value < INT32_MIN || value > INT32_MAX)) continue;
+            for (int64_t at : {int64_t(0), int64_t(4096 + 17), n - 1}) {
+                std::vector<int64_t> i64(size_t(n), 3);
+                std::vector<int32_t> i32(size_t(n), 3);
+                i64[size_t(at)] = value;
+                i32[size_t(at)] = int32_t(value);
+                std::vector<float> out(size_t(bound), 7.0f);
+                scatter_tensor d = tensor(SCATTER_DTYPE_F32, data_shape, data.data()),
+                               i = wide ? tensor(SCATTER_DTYPE_I64, index_shape, i64.data())
+                                        : tensor(SCATTER_DTYPE_I32, index_shape, i32.data()),
+                               u = tensor(SCATTER_DTYPE_F32, index_shape, updates.data()),
+                               o = tensor(SCATTER_DTYPE_F32, data_shape, out.data());
+                const scatter_options opts = options(SCATTER_REDUCTION_ADD);
+                const bool inside = value >= -bound && value < bound;
+                EXPECT_EQ(scatter_elements(context.get(), &d, &i, &u, &opts, &o),
+                          inside ? SCATTER_OK : SCATTER_ERROR_INDEX_OUT_OF_RANGE)
+                    << (wide ? "int64 " : "int32 ") << value << " at " << at << ": " << scatter_last_error_message();
+                if (!inside) {
+                    EXPECT_EQ(out, std::vector<float>(size_t(bound), 7.0f)) << value << " at " << at;
+                }
+            }
+        }
+    }
+}
+
 }  // namespace
 }  // namespace scatter_test
