@@ -139,6 +139,7 @@ protected:
         return false;
     }
 
+public:
     // Runs `c` in every layout against the oracle; `slab`: whether the slab pass must run.
     void check(const Case& c, bool slab, const std::string& what) {
         SCOPED_TRACE(what + ": " + c.describe());
@@ -172,27 +173,35 @@ bool slab_expected(scatter_dtype dtype, scatter_reduction r) {
     return !(r == SCATTER_REDUCTION_DIV && (dtype == SCATTER_DTYPE_C64 || dtype == SCATTER_DTYPE_C128));
 }
 
+// Every dtype and reduction, with and without exclude_self, `Hot` indices, each case on the shape
+// `shape_of(case number, exclude_self)` names; then opaque `none` on `opaque_shape`.
+template <class ShapeOf>
+void check_every_dtype_and_reduction(Slab& test, std::mt19937_64& rng, ShapeOf shape_of, const FiberShape& opaque_shape) {
+    int n = 0;
+    for (scatter_dtype dtype : kDtypes) {
+        for (scatter_reduction r : kReductions) {
+            for (bool exclude_self : {false, true}) {
+                if (exclude_self && r == SCATTER_REDUCTION_NONE) continue;
+                Case c = fiber_case(rng, dtype, r, shape_of(n++, exclude_self), Pattern::Hot);
+                if (exclude_self) c.options.flags |= SCATTER_OPTION_EXCLUDE_SELF;
+                const Result want = run_reference(c);
+                if (want.status != SCATTER_OK) continue;  // a reduction the dtype does not have
+                test.check(c, slab_expected(dtype, r), std::string(scatter_dtype_name(dtype)) + " " + scatter_reduction_name(r));
+            }
+        }
+    }
+    // Opaque elements (6 bytes): `none` only, a byte copy.
+    test.check(fiber_case(rng, SCATTER_DTYPE_OPAQUE, SCATTER_REDUCTION_NONE, opaque_shape, Pattern::Random), true,
+               "opaque none");
+}
+
 TEST_F(Slab, EveryDtypeAndReductionMatchesTheCpu) {
     std::mt19937_64 rng(41);
     // 6 fibers of 300 targets; indices reach the first 5 (the 6th is only copied), 320 per fiber.
     const FiberShape shape{{2, 3, 300}, {2, 3, 320}};
     const FiberShape shorter{{2, 3, 300}, {2, 2, 320}};
-    for (scatter_dtype dtype : kDtypes) {
-        for (scatter_reduction r : kReductions) {
-            for (bool exclude_self : {false, true}) {
-                if (exclude_self && r == SCATTER_REDUCTION_NONE) continue;
-                Case c = fiber_case(rng, dtype, r, exclude_self ? shorter : shape, Pattern::Hot);
-                if (exclude_self) c.options.flags |= SCATTER_OPTION_EXCLUDE_SELF;
-                const Result want = run_reference(c);
-                if (want.status != SCATTER_OK) continue;  // a reduction the dtype does not have
-                check(c, slab_expected(dtype, r),
-                      std::string(scatter_dtype_name(dtype)) + " " + scatter_reduction_name(r));
-            }
-        }
-    }
-    // Opaque elements (6 bytes): `none` only, a byte copy.
-    Case c = fiber_case(rng, SCATTER_DTYPE_OPAQUE, SCATTER_REDUCTION_NONE, shape, Pattern::Random);
-    check(c, true, "opaque none");
+    check_every_dtype_and_reduction(
+        *this, rng, [&](int, bool exclude_self) -> const FiberShape& { return exclude_self ? shorter : shape; }, shape);
 }
 
 TEST_F(Slab, AdversarialIndexPatternsMatchTheCpu) {
@@ -246,24 +255,10 @@ TEST_F(Slab, OuterAxisTilesEveryDtypeAndReductionMatchTheCpu) {
     const FiberShape axis0{{150, 40}, {320, 37}, 0};
     const FiberShape axis0_shorter{{150, 2, 40}, {320, 1, 37}, 0};
     const FiberShape middle{{2, 90, 3, 11}, {2, 320, 2, 10}, 1};
-    int turn = 0;
-    for (scatter_dtype dtype : kDtypes) {
-        for (scatter_reduction r : kReductions) {
-            for (bool exclude_self : {false, true}) {
-                if (exclude_self && r == SCATTER_REDUCTION_NONE) continue;
-                const FiberShape& shape = turn % 3 == 0 ? axis0 : turn % 3 == 1 ? axis0_shorter : middle;
-                ++turn;
-                Case c = fiber_case(rng, dtype, r, shape, Pattern::Hot);
-                if (exclude_self) c.options.flags |= SCATTER_OPTION_EXCLUDE_SELF;
-                const Result want = run_reference(c);
-                if (want.status != SCATTER_OK) continue;  // a reduction the dtype does not have
-                check(c, slab_expected(dtype, r),
-                      std::string(scatter_dtype_name(dtype)) + " " + scatter_reduction_name(r));
-            }
-        }
-    }
-    Case c = fiber_case(rng, SCATTER_DTYPE_OPAQUE, SCATTER_REDUCTION_NONE, axis0, Pattern::Random);
-    check(c, true, "opaque none, axis 0");
+    check_every_dtype_and_reduction(
+        *this, rng,
+        [&](int n, bool) -> const FiberShape& { return n % 3 == 0 ? axis0 : n % 3 == 1 ? axis0_shorter : middle; },
+        axis0);
 }
 
 TEST_F(Slab, OuterAxisAdversarialIndexPatternsMatchTheCpu) {
