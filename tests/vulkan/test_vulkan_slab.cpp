@@ -204,35 +204,46 @@ TEST_F(Slab, EveryDtypeAndReductionMatchesTheCpu) {
         *this, rng, [&](int, bool exclude_self) -> const FiberShape& { return exclude_self ? shorter : shape; }, shape);
 }
 
+struct Kind {
+    scatter_dtype dtype;
+    scatter_reduction r;
+    bool exclude_self;
+};
+
+// Each kind under every index pattern, on the shape `shape_of(kind)` names, out of place and in
+// place as `in_place_rounds(pattern)` lists.
+template <class ShapeOf, class InPlaceRounds>
+void check_patterns(Slab& test, std::mt19937_64& rng, const std::vector<Kind>& kinds, ShapeOf shape_of,
+                    InPlaceRounds in_place_rounds) {
+    for (const Kind& k : kinds) {
+        for (Pattern pattern : {Pattern::Random, Pattern::OneTarget, Pattern::Sorted, Pattern::Reverse,
+                                Pattern::Distinct, Pattern::Hot, Pattern::OutOfRange}) {
+            for (bool in_place : in_place_rounds(pattern)) {
+                Case c = fiber_case(rng, k.dtype, k.r, shape_of(k), pattern);
+                if (k.exclude_self) c.options.flags |= SCATTER_OPTION_EXCLUDE_SELF;
+                c.in_place = in_place;
+                test.check(c, true,
+                           std::string(scatter_dtype_name(k.dtype)) + " " + scatter_reduction_name(k.r) + ", " +
+                               pattern_name(pattern) + (in_place ? ", in place" : ""));
+            }
+        }
+    }
+}
+
 TEST_F(Slab, AdversarialIndexPatternsMatchTheCpu) {
     std::mt19937_64 rng(43);
     const FiberShape shape{{4, 1100}, {3, 1300}};
     // f32 division's folds cost more loop iterations: a shorter index fiber keeps it within what
     // llvmpipe lets the slab path take (and the target path would refuse 1300 into one target).
     const FiberShape shape_for_div{{4, 1100}, {3, 600}};
-    struct Kind {
-        scatter_dtype dtype;
-        scatter_reduction r;
-        bool exclude_self;
-    };
-    const Kind kinds[] = {{SCATTER_DTYPE_F32, SCATTER_REDUCTION_NONE, false},
-                          {SCATTER_DTYPE_F32, SCATTER_REDUCTION_ADD, false},
-                          {SCATTER_DTYPE_F16, SCATTER_REDUCTION_MEAN, true},
-                          {SCATTER_DTYPE_F64, SCATTER_REDUCTION_MUL, true},
-                          {SCATTER_DTYPE_F32, SCATTER_REDUCTION_DIV, false}};
-    for (const Kind& k : kinds) {
-        for (Pattern pattern : {Pattern::Random, Pattern::OneTarget, Pattern::Sorted, Pattern::Reverse,
-                                Pattern::Distinct, Pattern::Hot, Pattern::OutOfRange}) {
-            for (bool in_place : {false, true}) {
-                Case c = fiber_case(rng, k.dtype, k.r, k.r == SCATTER_REDUCTION_DIV ? shape_for_div : shape, pattern);
-                if (k.exclude_self) c.options.flags |= SCATTER_OPTION_EXCLUDE_SELF;
-                c.in_place = in_place;
-                check(c, true,
-                      std::string(scatter_dtype_name(k.dtype)) + " " + scatter_reduction_name(k.r) + ", " +
-                          pattern_name(pattern) + (in_place ? ", in place" : ""));
-            }
-        }
-    }
+    check_patterns(*this, rng,
+                   {{SCATTER_DTYPE_F32, SCATTER_REDUCTION_NONE, false},
+                    {SCATTER_DTYPE_F32, SCATTER_REDUCTION_ADD, false},
+                    {SCATTER_DTYPE_F16, SCATTER_REDUCTION_MEAN, true},
+                    {SCATTER_DTYPE_F64, SCATTER_REDUCTION_MUL, true},
+                    {SCATTER_DTYPE_F32, SCATTER_REDUCTION_DIV, false}},
+                   [&](const Kind& k) -> const FiberShape& { return k.r == SCATTER_REDUCTION_DIV ? shape_for_div : shape; },
+                   [](Pattern) { return std::vector<bool>{false, true}; });
 }
 
 // A trailing dimension of size 1 after the axis keeps the fiber contiguous: still the slab.
@@ -266,26 +277,12 @@ TEST_F(Slab, OuterAxisAdversarialIndexPatternsMatchTheCpu) {
     // 700 targets per fiber: lavapipe's table holds 11 of them for f32 (or fewer tiles, as its
     // loop limit allows); 150 columns per row, 100 reached.
     const FiberShape shape{{700, 150}, {800, 100}, 0};
-    struct Kind {
-        scatter_dtype dtype;
-        scatter_reduction r;
-        bool exclude_self;
-    };
-    const Kind kinds[] = {{SCATTER_DTYPE_F32, SCATTER_REDUCTION_NONE, false},
-                          {SCATTER_DTYPE_F32, SCATTER_REDUCTION_ADD, false},
-                          {SCATTER_DTYPE_F16, SCATTER_REDUCTION_MEAN, true}};
-    for (const Kind& k : kinds) {
-        for (Pattern pattern : {Pattern::Random, Pattern::OneTarget, Pattern::Sorted, Pattern::Reverse,
-                                Pattern::Distinct, Pattern::Hot, Pattern::OutOfRange}) {
-            const bool in_place = pattern == Pattern::Sorted || pattern == Pattern::Hot;
-            Case c = fiber_case(rng, k.dtype, k.r, shape, pattern);
-            if (k.exclude_self) c.options.flags |= SCATTER_OPTION_EXCLUDE_SELF;
-            c.in_place = in_place;
-            check(c, true,
-                  std::string(scatter_dtype_name(k.dtype)) + " " + scatter_reduction_name(k.r) + ", " +
-                      pattern_name(pattern) + (in_place ? ", in place" : ""));
-        }
-    }
+    check_patterns(*this, rng,
+                   {{SCATTER_DTYPE_F32, SCATTER_REDUCTION_NONE, false},
+                    {SCATTER_DTYPE_F32, SCATTER_REDUCTION_ADD, false},
+                    {SCATTER_DTYPE_F16, SCATTER_REDUCTION_MEAN, true}},
+                   [&](const Kind&) -> const FiberShape& { return shape; },
+                   [](Pattern p) { return std::vector<bool>{p == Pattern::Sorted || p == Pattern::Hot}; });
 }
 
 // Tile widths at the table's limit: fibers of `length` targets with the last dim one short of,
@@ -309,13 +306,11 @@ TEST_F(Slab, OuterAxisTileWidthsAtTheLimit) {
 // target-parallel path then).
 TEST_F(Slab, FibersAtTheSharedMemoryLimitAndOnePast) {
     std::mt19937_64 rng(53);
-    struct Kind {
-        scatter_dtype dtype;
-        scatter_reduction r;
-    };
-    for (Kind k : {Kind{SCATTER_DTYPE_F32, SCATTER_REDUCTION_NONE}, Kind{SCATTER_DTYPE_F32, SCATTER_REDUCTION_ADD},
-                   Kind{SCATTER_DTYPE_F32, SCATTER_REDUCTION_MEAN}, Kind{SCATTER_DTYPE_C128, SCATTER_REDUCTION_ADD},
-                   Kind{SCATTER_DTYPE_F16, SCATTER_REDUCTION_SUB}}) {
+    for (Kind k : {Kind{SCATTER_DTYPE_F32, SCATTER_REDUCTION_NONE, false},
+                   Kind{SCATTER_DTYPE_F32, SCATTER_REDUCTION_ADD, false},
+                   Kind{SCATTER_DTYPE_F32, SCATTER_REDUCTION_MEAN, false},
+                   Kind{SCATTER_DTYPE_C128, SCATTER_REDUCTION_ADD, false},
+                   Kind{SCATTER_DTYPE_F16, SCATTER_REDUCTION_SUB, false}}) {
         const uint32_t size = uint32_t(scatter_dtype_size(k.dtype));
         const int64_t limit = k.r == SCATTER_REDUCTION_NONE ? slab_capacity(4, false)
                                                             : slab_capacity(size, k.r == SCATTER_REDUCTION_MEAN);
