@@ -61,6 +61,11 @@ function(scatter_embed_shaders target)
   scatter_compile_shader(headers NAME buckets_sg SOURCE buckets.comp DEFINES -DSCATTER_SUBGROUPS=1)
   list(APPEND names buckets_sg)
   scatter_compile_shader(headers NAME copy SOURCE copy.comp)
+  # The stable radix sort of (32-bit key, payload) pairs (src/vulkan/vk_radix_sort.h), 8-bit
+  # digits; `_d4` the same with 4-bit digits.
+  scatter_compile_shader(headers NAME radix_sort SOURCE radix_sort.comp)
+  scatter_compile_shader(headers NAME radix_sort_d4 SOURCE radix_sort.comp DEFINES -DRADIX_SORT_DIGIT_BITS=4)
+  list(APPEND names radix_sort radix_sort_d4)
   # `_ss` variants store 1- and 2-byte pieces of out directly (8/16-bit storage, where the device
   # has it) instead of with two atomics on the word: SCATTER_SMALL_STORES = 1 bytes, 2 halves, 3 both.
   scatter_compile_shader(headers NAME copy_ss SOURCE copy.comp DEFINES -DSCATTER_SMALL_STORES=3)

@@ -1,0 +1,71 @@
+// A stable LSD radix sort of (32-bit key, 32-bit payload) pairs on the device (issue 13: the
+// row keys and positions of `rows`/`nd` scatters; not yet used by a path). Keys compare as
+// unsigned integers; pairs with equal keys keep their input order.
+//
+// Limits: 32-bit keys (the caller turns int64 indices into 32-bit row keys), at most
+// 2^32 - 1 pairs, keys below 2^bits (higher bits are ignored). Every word the sort touches lies
+// in the scratch binding (SCATTER_BINDING_SCRATCH, its SCATTER_WINDOWS windows), the header in
+// the first window.
+//
+// Passes (shaders/radix_sort.comp): per digit of RADIX_SORT_DIGIT_BITS (or 4) bits,
+// ceil(bits / digit bits) in all, HISTOGRAM, then SCAN_REDUCE and SCAN_SPINE (only when the
+// histograms exceed one scan block), SCAN_DOWNSWEEP and SCATTER, each a dispatch followed by a
+// compute barrier. Keys and payloads ping-pong between two slots; the result is in slot
+// passes % 2 (radix_sort_result_slot).
+//
+// Usage: radix_sort_layout() places the sort in scratch; the caller writes keys (and payloads,
+// unless implicit) to slot 0 and makes them visible to compute shaders; record_radix_sort()
+// records everything else into the command buffer, ending with a barrier that makes the result
+// visible to compute shaders and transfers.
+#pragma once
+
+#include "vulkan/vk_device.h"
+#include "vulkan/vk_pipelines.h"
+
+#include <cstdint>
+
+namespace scatter {
+
+// Where a sort of `count` pairs lives, in 32-bit words from the start of the scratch binding.
+struct RadixSortLayout {
+    uint32_t count = 0;
+    uint32_t bits = 0;        // significant key bits, 0..32
+    uint32_t digit_bits = 8;  // 8 (module radix_sort) or 4 (radix_sort_d4)
+    uint32_t passes = 0;      // ceil(bits / digit_bits)
+    uint32_t tiles = 0;       // of RADIX_SORT_TILE pairs
+    uint32_t scan_blocks = 0; // of the histograms, RADIX_SORT_SCAN_BLOCK entries each
+    uint64_t header = 0;      // RADIX_SORT_H_WORDS words
+    uint64_t keys[2] = {0, 0};
+    uint64_t payloads[2] = {0, 0};
+    uint64_t histograms = 0;  // radix * tiles words, digit-major
+    uint64_t sums = 0;        // scan_blocks words
+    uint64_t end = 0;         // one past the last word
+};
+
+// The layout of a sort of `count` pairs whose keys are below 2^bits, starting at word `first`
+// (each array 256-byte aligned relative to the binding). digit_bits: 8 or 4.
+RadixSortLayout radix_sort_layout(uint32_t count, uint32_t bits, uint64_t first, uint32_t digit_bits = 8);
+
+// Scratch bytes a sort of `count` pairs of `bits`-bit keys needs from a 256-byte aligned start.
+uint64_t radix_sort_scratch_bytes(uint32_t count, uint32_t bits, uint32_t digit_bits = 8);
+
+// The slot (0 or 1) that holds the sorted keys and payloads.
+inline uint32_t radix_sort_result_slot(const RadixSortLayout& layout) { return layout.passes & 1u; }
+
+// The scratch binding the sort runs over.
+struct RadixSortBinding {
+    VkDescriptorSet set = VK_NULL_HANDLE;  // of pipelines.set_layout(); its scratch binding is
+                                           // windows of window_bytes over `buffer` from `start`
+    VkBuffer buffer = VK_NULL_HANDLE;      // (the header is written with vkCmdUpdateBuffer)
+    uint64_t start = 0;                    // byte of `buffer` where window 0 begins
+    uint64_t window_bytes = 0;             // a power of two
+    bool one_window = false;               // every word of the sort lies in window 0
+};
+
+// Records the sort described by `layout` over `binding` into `cmd`. implicit_payload: the
+// payload of each key is its position (slot 0's payloads are neither read nor needed).
+// Fails with UNSUPPORTED when the layout does not fit the binding's windows.
+Status record_radix_sort(VulkanDevice& device, PipelineSet& pipelines, VkCommandBuffer cmd,
+                         const RadixSortLayout& layout, const RadixSortBinding& binding, bool implicit_payload);
+
+}  // namespace scatter
