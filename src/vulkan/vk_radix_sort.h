@@ -16,7 +16,8 @@
 // Usage: radix_sort_layout() places the sort in scratch; the caller writes keys (and payloads,
 // unless implicit) to slot 0 and makes them visible to compute shaders; record_radix_sort()
 // records everything else into the command buffer, ending with a barrier that makes the result
-// visible to compute shaders and transfers.
+// visible to compute shaders and transfers (nothing at all when count or bits is 0: the pairs
+// are in slot 0 already).
 #pragma once
 
 #include "vulkan/vk_device.h"

@@ -207,7 +207,7 @@ constexpr uint32_t kWorkgroup = RADIX_SORT_WORKGROUP_SIZE;
 constexpr uint32_t kTilesPerScanBlock = RADIX_SORT_SCAN_BLOCK / 256;
 
 std::vector<uint32_t> edge_sizes() {
-    return {0, 1, 2, 31, 33, 63, 65,  // subgroups of 32 and 64, +-1
+    return {0, 1, 2, 7, 9, 15, 17, 31, 33, 63, 65,  // subgroups of 8 (lavapipe) to 64, +-1
             kWorkgroup - 1, kWorkgroup, kWorkgroup + 1, kTile - 1, kTile, kTile + 1, 3 * kTile - 1, 3 * kTile + 1,
             kTilesPerScanBlock * kTile, kTilesPerScanBlock * kTile + 1, 5 * kTilesPerScanBlock * kTile + 7};
 }
