@@ -89,15 +89,17 @@ protected:
         VulkanTest::TearDown();
     }
 
-    // Points the set's scratch binding at `buffer`'s windows.
-    scatter::RadixSortBinding bind_scratch(const scatter::Allocation& scratch, const RadixSortLayout& layout) {
+    // Points the set's scratch binding at `buffer`'s windows of window_bytes (0: the device's).
+    scatter::RadixSortBinding bind_scratch(const scatter::Allocation& scratch, const RadixSortLayout& layout,
+                                           uint64_t window_bytes) {
         scatter::VulkanDevice& device = backend_->device();
+        if (window_bytes == 0) window_bytes = device.window_bytes;
         VkDescriptorBufferInfo infos[SCATTER_WINDOWS];
         for (uint64_t w = 0; w < SCATTER_WINDOWS; ++w) {
-            uint64_t offset = w * device.window_bytes;
+            uint64_t offset = w * window_bytes;
             infos[w] = offset < scratch.size
-                           ? VkDescriptorBufferInfo{scratch.buffer, offset, std::min(device.window_bytes, scratch.size - offset)}
-                           : VkDescriptorBufferInfo{scratch.buffer, 0, std::min(device.window_bytes, scratch.size)};
+                           ? VkDescriptorBufferInfo{scratch.buffer, offset, std::min(window_bytes, scratch.size - offset)}
+                           : VkDescriptorBufferInfo{scratch.buffer, 0, std::min(window_bytes, scratch.size)};
         }
         auto write = scatter::vk_struct<VkWriteDescriptorSet>(VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET);
         write.dstSet = set_;
@@ -110,15 +112,16 @@ protected:
         binding.set = set_;
         binding.buffer = scratch.buffer;
         binding.start = 0;
-        binding.window_bytes = device.window_bytes;
-        binding.one_window = layout.end * sizeof(uint32_t) <= device.window_bytes;
+        binding.window_bytes = window_bytes;
+        binding.one_window = layout.end * sizeof(uint32_t) <= window_bytes;
         return binding;
     }
 
     // Sorts `in` on the device (payloads implicit: each key's position); `seconds` gets the
-    // submit-to-finish time of the sort alone.
+    // submit-to-finish time of the sort alone. window_bytes: the scratch binding's windows (0:
+    // the device's).
     Pairs device_sort(const Pairs& in, uint32_t bits, uint32_t digit_bits, bool implicit_payload = false,
-                      double* seconds = nullptr) {
+                      double* seconds = nullptr, uint64_t window_bytes = 0) {
         scatter::VulkanDevice& device = backend_->device();
         const uint32_t count = uint32_t(in.keys.size());
         const RadixSortLayout layout = scatter::radix_sort_layout(count, bits, 0, digit_bits);
@@ -130,7 +133,7 @@ protected:
         EXPECT_TRUE(scatter::allocate(device, std::max<uint64_t>(2 * bytes, 256), scatter::MemoryUse::Staging,
                                       &staging.allocation).ok());
         if (scratch.allocation.buffer == VK_NULL_HANDLE || staging.allocation.mapped == nullptr) return {};
-        const scatter::RadixSortBinding binding = bind_scratch(scratch.allocation, layout);
+        const scatter::RadixSortBinding binding = bind_scratch(scratch.allocation, layout, window_bytes);
         if (count > 0) {
             std::memcpy(staging.allocation.mapped, in.keys.data(), bytes);
             std::memcpy(staging.allocation.mapped + bytes, in.payloads.data(), bytes);
@@ -264,6 +267,20 @@ TEST_F(RadixSort, ImplicitPayloadIsThePosition) {
     std::iota(in.payloads.begin(), in.payloads.end(), 0u);
     Pairs expected = stable_sorted(in);
     Pairs got = device_sort(in, 9, 8, true);
+    EXPECT_TRUE(got.keys == expected.keys);
+    EXPECT_TRUE(got.payloads == expected.payloads);
+}
+
+// Scratch windows of 64 KiB: the sort's arrays straddle all four windows (not one_window).
+TEST_F(RadixSort, AcrossFourWindows) {
+    const uint32_t n = 7 * kTile + 3;
+    const uint64_t window_bytes = 1u << 16;
+    const RadixSortLayout layout = scatter::radix_sort_layout(n, 32, 0);
+    ASSERT_GT(layout.end * 4, 3 * window_bytes);
+    ASSERT_LE(layout.end * 4, 4 * window_bytes);
+    Pairs in{random_keys(n, 32, 4), scrambled_payloads(n)};
+    Pairs expected = stable_sorted(in);
+    Pairs got = device_sort(in, 32, 8, false, nullptr, window_bytes);
     EXPECT_TRUE(got.keys == expected.keys);
     EXPECT_TRUE(got.payloads == expected.payloads);
 }
