@@ -17,7 +17,7 @@ namespace scatter {
 struct AlgorithmSwitches {
     bool host_visible_buffers = true;  // buffers the CPU maps directly where memory allows
     bool target_path = true;           // the target-parallel algorithm (sort by target)
-    bool slab_path = true;             // elements along the last axis, a fiber per workgroup
+    bool slab_path = true;             // elements, a tile of fibers per workgroup (vk_path.h)
     bool large_shared_memory = true;   // shared memory beyond Vulkan's minimum of 16 KiB
     bool atomic_path = true;           // order-free reductions through atomics (atomic.comp)
     bool one_window = true;            // pipelines specialized for tensors within one window
