@@ -14,6 +14,11 @@
 //             changes what is in them.
 //   PLACE     list[start[key] + rank[item]] = item.
 //   SORT      each key sorts its range ascending: row-major order, whatever the arrival order.
+// rows/nd reductions group their slices with a stable radix sort instead (radix_sort.comp,
+// src/vulkan/vk_radix_sort.h), which does the same work per slice however many share a row:
+//   ROW_KEYS   each slice's key (its target row; P_TARGET_ROWS when skipped, sorted last).
+//   ROW_RANGES at the last slice of each row in sorted order: the row's range of the sorted
+//              slices (start, count), found by a galloping search back to the run's first.
 // The scatter pass then reads winner or count/start/list (scatter.comp, target modes).
 #extension GL_GOOGLE_include_directive : require
 #include "common.glsl"
@@ -137,6 +142,40 @@ void sort_bucket(uint first, uint n) {
     }
 }
 
+// The first position of the run of `key` that ends at `last` in the sorted keys at `base`:
+// galloping back (1, 2, 4, ... positions), then a binary search, O(log run) reads.
+uint run_first(uint base, uint last, uint key) {
+    uint known = last, below = 0u;  // the run starts in [below, known]
+    for (uint step = 1u; step <= known; step <<= 1u) {
+        uint probe = known - step;
+        if (scratch_word(base + probe) != key) {
+            below = probe + 1u;
+            break;
+        }
+        known = probe;
+    }
+    while (below < known) {
+        uint mid = (below + known) >> 1u;
+        if (scratch_word(base + mid) < key) below = mid + 1u;
+        else known = mid;
+    }
+    return below;
+}
+
+void row_range(uint id) {
+    uint base = uint(param(P_SORTED_KEYS_BASE));
+    uint key = scratch_word(base + id);
+    if (key >= uint(param(P_TARGET_ROWS))) return;  // skipped slices
+    if (id + 1u < pc.count && scratch_word(base + id + 1u) == key) return;  // not its run's last
+    uint first = run_first(base, id, key);
+    uint n = id + 1u - first;
+    // As in ALLOCATE: APPLY_TARGETS's loop over this row would be cut short on a loop-limited driver.
+    uint limit = uint(param(P_HITS_LIMIT));
+    if (limit != 0u && n > limit) atomicMin(status_words[S_LOOP_LIMIT], ~n);
+    scratch_store_word(bucket_word(P_START_BASE, int(key)), first);
+    scratch_store_word(bucket_word(P_COUNTS_BASE, int(key)), n);
+}
+
 void main() {
     uint id = invocation_index();
     if (pc.mode == SCATTER_MODE_ALLOCATE) {
@@ -160,6 +199,11 @@ void main() {
         if (rank == 0xffffffffu) return;
         int key = key_of(i);
         scratch_store_word(uint(param(P_LIST_BASE)) + scratch_word(bucket_word(P_START_BASE, key)) + rank, id);
+    } else if (pc.mode == SCATTER_MODE_ROW_KEYS) {
+        int key = key_of(i);
+        scratch_store_word(uint(param(P_ROW_KEYS_BASE)) + id, key < 0 ? uint(param(P_TARGET_ROWS)) : uint(key));
+    } else if (pc.mode == SCATTER_MODE_ROW_RANGES) {
+        row_range(id);
     } else {  // SCATTER_MODE_SORT
         uint n = scratch_word(bucket_word(P_COUNTS_BASE, i));
         if (n != 0u) sort_bucket(uint(param(P_LIST_BASE)) + scratch_word(bucket_word(P_START_BASE, i)), n);

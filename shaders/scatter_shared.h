@@ -49,6 +49,8 @@
 #define SCATTER_MODE_ALLOCATE 2          /* buckets pass: each key's range of the list */
 #define SCATTER_MODE_PLACE 3             /* buckets pass: items into their key's range */
 #define SCATTER_MODE_SORT 4              /* buckets pass: each range into row-major order */
+#define SCATTER_MODE_ROW_KEYS 5          /* buckets pass, rows/nd: each slice's key for the radix sort */
+#define SCATTER_MODE_ROW_RANGES 6        /* buckets pass, rows/nd: each row's range of the sorted slices */
 
 /* Operation kinds in the parameter block: scatter_op's values in include/scatter/scatter.h, so a
  * name means one number everywhere (src/vulkan/vk_operation.cpp checks them at compile time). */
@@ -94,7 +96,10 @@
                                 the most updates one key may take, 0 = no limit */
 #define P_SLAB_COLUMNS 30    /* slab path: fibers per tile, adjacent along out's last dim (1 when
                                 the axis is the last dim) */
-#define P_TENSORS 32         /* first tensor block */
+#define P_ROW_KEYS_BASE 31   /* row sort: where ROW_KEYS writes each slice's key (target row,
+                                P_TARGET_ROWS when skipped) for the radix sort */
+#define P_SORTED_KEYS_BASE 32 /* row sort: the keys sorted, beside their slices in P_LIST_BASE */
+#define P_TENSORS 36         /* first tensor block (a multiple of 4: the block is ivec4s) */
 
 /* One tensor block: rank, element size, byte position of element 0 in the bound windows,
  * then shape and strides (in elements). */

@@ -2,6 +2,7 @@
 
 #include "vulkan/vk_loop_limit.h"
 #include "vulkan/vk_path.h"
+#include "vulkan/vk_radix_sort.h"
 
 #include "core/index_check.h"
 #include "core/index_rules.h"
@@ -131,6 +132,8 @@ void RecordedOperation::fill_parameters(int32_t* p) const {
     p[P_FIRST_NAN_BASE] = int32_t(path_.first_nan_at);
     p[P_HITS_LIMIT] = int32_t(hits_limit_);
     p[P_SLAB_COLUMNS] = int32_t(path_.slab_columns);
+    p[P_ROW_KEYS_BASE] = int32_t(target.keys_in);
+    p[P_SORTED_KEYS_BASE] = int32_t(target.sorted_keys);
     p[P_FLOAT_TEST] = (device_.algorithms.keep_subnormals ? 0 : SCATTER_FLOAT_TEST_FLUSH) |
                       (device_.algorithms.float_fast_path ? 0 : SCATTER_FLOAT_TEST_SOFT);
     p[P_SLICE_OFFSET_BASE] = 0;
@@ -382,7 +385,7 @@ Status RecordedOperation::record(const OpPlan& plan, VkCommandBuffer cmd, bool a
     } else if (path == VulkanPath::Slab) {
         dispatch(cmd, scatter_pass, SCATTER_MODE_SLAB, path_.slab_tiles * SCATTER_WORKGROUP_SIZE, "slab");
     } else if (path == VulkanPath::Target) {
-        record_target_passes(cmd, buckets_pass, scatter_pass);
+        SCATTER_RETURN_IF_ERROR(record_target_passes(cmd, buckets_pass, scatter_pass));
     } else if (!p.in_place) {
         dispatch(cmd, copy_pass, SCATTER_MODE_COPY, p.out.element_count, "copy");
     }
@@ -474,12 +477,25 @@ Status RecordedOperation::check_loop_limit() {
     return length > int64_t(limit) ? loop_limit_error(device_.info, uint64_t(length), limit) : Status();
 }
 
-void RecordedOperation::record_target_passes(VkCommandBuffer cmd, VkPipeline buckets, VkPipeline scatter) {
+Status RecordedOperation::record_target_passes(VkCommandBuffer cmd, VkPipeline buckets, VkPipeline scatter) {
     const TargetLayout& t = path_.target;
     if (plan_.reduction == SCATTER_REDUCTION_NONE) {
         dispatch(cmd, buckets, SCATTER_MODE_WINNER, t.items, "winner");
         dispatch(cmd, scatter, SCATTER_MODE_GATHER_WINNER, plan_.out.element_count, "gather_winner");
-        return;
+        return Status();
+    }
+    if (t.row_sort) {  // the slices sorted by target row (stable: row-major order within a row)
+        dispatch(cmd, buckets, SCATTER_MODE_ROW_KEYS, t.items, "row_keys");
+        RadixSortBinding binding;
+        binding.set = descriptors_.set;
+        binding.buffer = scratch_.allocation.buffer;
+        binding.window_bytes = device_.window_bytes;
+        binding.one_window = device_.algorithms.one_window && scratch_bytes_ <= device_.window_bytes;
+        SCATTER_RETURN_IF_ERROR(record_radix_sort(device_, pipelines_, cmd, t.sort, binding, true));
+        if (timer_ != nullptr) timer_->mark(cmd, "row_sort", uint64_t(t.items));
+        dispatch(cmd, buckets, SCATTER_MODE_ROW_RANGES, t.items, "row_ranges");
+        dispatch(cmd, scatter, SCATTER_MODE_APPLY_TARGETS, plan_.out.element_count, "apply_targets");
+        return Status();
     }
     dispatch(cmd, buckets, SCATTER_MODE_COUNT, t.items, "count");
     dispatch(cmd, buckets, SCATTER_MODE_ALLOCATE, t.keys, "allocate");
@@ -488,6 +504,7 @@ void RecordedOperation::record_target_passes(VkCommandBuffer cmd, VkPipeline buc
     // anyway for order-independent reductions: integer add/sub/mul, max/min up to NaN payloads).
     if (plan_.deterministic) dispatch(cmd, buckets, SCATTER_MODE_SORT, t.keys, "sort");
     dispatch(cmd, scatter, SCATTER_MODE_APPLY_TARGETS, plan_.out.element_count, "apply_targets");
+    return Status();
 }
 
 Status RecordedOperation::bad_index() const {

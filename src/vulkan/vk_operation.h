@@ -84,7 +84,7 @@ private:
     // On a loop-limited driver (vk_loop_limit.h): sets hits_limit_ for the device's check on
     // the target path, or refuses an owner-path plan whose columns are too long.
     Status check_loop_limit();
-    void record_target_passes(VkCommandBuffer cmd, VkPipeline buckets, VkPipeline scatter);
+    Status record_target_passes(VkCommandBuffer cmd, VkPipeline buckets, VkPipeline scatter);
     // The pipeline variant of each pass for this plan on this device (see cmake/shaders.cmake).
     struct Passes {
         VkPipeline index = VK_NULL_HANDLE, copy = VK_NULL_HANDLE, buckets = VK_NULL_HANDLE;

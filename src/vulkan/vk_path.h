@@ -14,6 +14,7 @@
 #pragma once
 
 #include "core/op_plan.h"
+#include "vulkan/vk_radix_sort_layout.h"
 #include "vulkan/vk_switches.h"
 
 #include <cstdint>
@@ -40,10 +41,17 @@ struct PathAlignment {
 };
 
 // The target-parallel path's tables, as word offsets in scratch. Keys are out elements
-// (elements) or target rows (rows/nd); items are index positions or slices.
+// (elements) or target rows (rows/nd); items are index positions or slices. Reductions group
+// the items by key into `list` (each key's range from start[key], counts[key] long) either with
+// the bucket passes (rank, list) or, for rows/nd (row_sort), with a stable radix sort of the
+// items' keys, whose sorted payloads are the list.
 struct TargetLayout {
     int64_t keys = 0, items = 0;
     uint64_t winner = 0, counts = 0, total = 0, start = 0, rank = 0, list = 0;
+    bool row_sort = false;
+    RadixSortLayout sort;          // row_sort: keys 0..keys (keys: a skipped slice), in scratch
+    uint64_t keys_in = 0;          // row_sort: where the keys pass writes them (sort slot 0)
+    uint64_t sorted_keys = 0;      // row_sort: the sorted keys (the result slot)
 };
 
 struct PathChoice {

@@ -1,0 +1,319 @@
+// The row sort (src/vulkan/vk_path.h, TargetLayout::row_sort): `rows` and `nd` reductions on the
+// target path group their slices by target row with the stable radix sort (ROW_KEYS, the sort,
+// ROW_RANGES in shaders/buckets.comp), then APPLY_TARGETS folds each row's slices in row-major
+// order. Every case is compared bitwise with the oracle in every layout (buffers, host, strided
+// host), and the profile says whether the sort ran. ctest runs the suite again with the atomic
+// path hidden (order-free reductions take the sort too) and with the row sort hidden (the bucket
+// passes, count/allocate/place/sort, which then must give the same bytes).
+#include "vulkan_case.h"
+#include "vulkan_env.h"
+
+#include <algorithm>
+#include <cstdlib>
+#include <cstring>
+#include <numeric>
+#include <random>
+#include <string>
+#include <vector>
+
+namespace vulkan_test {
+namespace {
+
+bool switched_off(const char* name) {
+    const char* hidden = std::getenv("SCATTER_VULKAN_DISABLE_FEATURES");
+    return hidden != nullptr && std::strstr(hidden, name) != nullptr;
+}
+
+enum class Pattern { Random, OneRow, EveryRowOnce, Sorted, Reverse, FourHotRows, OutOfRange };
+
+const char* pattern_name(Pattern p) {
+    switch (p) {
+        case Pattern::Random: return "random";
+        case Pattern::OneRow: return "one row";
+        case Pattern::EveryRowOnce: return "every row once";
+        case Pattern::Sorted: return "sorted";
+        case Pattern::Reverse: return "reverse sorted";
+        case Pattern::FourHotRows: return "four hot rows";
+        case Pattern::OutOfRange: return "a third out of range";
+    }
+    return "?";
+}
+
+// The target row of slice k of n over `rows` rows, per `pattern` (-1: out of range).
+int64_t row_of(std::mt19937_64& rng, Pattern pattern, int64_t k, int64_t n, int64_t rows,
+               const std::vector<int64_t>& permutation) {
+    switch (pattern) {
+        case Pattern::Random: return int64_t(rng() % uint64_t(rows));
+        case Pattern::OneRow: return rows / 3;
+        case Pattern::EveryRowOnce: return permutation[size_t(k % rows)];
+        case Pattern::Sorted: return k * rows / n;
+        case Pattern::Reverse: return (n - 1 - k) * rows / n;
+        case Pattern::FourHotRows: return int64_t(rng() % std::min<uint64_t>(4, uint64_t(rows)));
+        case Pattern::OutOfRange: return rng() % 3 == 0 ? -1 : int64_t(rng() % uint64_t(rows));
+    }
+    return 0;
+}
+
+std::vector<int64_t> shuffled(std::mt19937_64& rng, int64_t n) {
+    std::vector<int64_t> v(static_cast<size_t>(n));
+    std::iota(v.begin(), v.end(), 0);
+    std::shuffle(v.begin(), v.end(), rng);
+    return v;
+}
+
+void put_index(std::vector<uint8_t>* bytes, bool i64, size_t at, int64_t v) {
+    if (i64) {
+        std::memcpy(bytes->data() + at * 8, &v, 8);
+    } else {
+        const int32_t w = int32_t(v);
+        std::memcpy(bytes->data() + at * 4, &w, 4);
+    }
+}
+
+bool integer_dtype(scatter_dtype t) {
+    return !(t == SCATTER_DTYPE_F16 || t == SCATTER_DTYPE_BF16 || t == SCATTER_DTYPE_F32 || t == SCATTER_DTYPE_F64 ||
+             t == SCATTER_DTYPE_C64 || t == SCATTER_DTYPE_C128);
+}
+
+void fill_values(std::mt19937_64& rng, Case* c) {
+    random_values(rng, c->dtype, c->element_size, size_t(element_count(c->data_shape)), false, &c->data);
+    random_values(rng, c->dtype, c->element_size, size_t(element_count(c->update_shape)),
+                  integer_dtype(c->dtype) && c->options.reduction == SCATTER_REDUCTION_DIV, &c->updates);
+}
+
+void set_kind(std::mt19937_64& rng, scatter_dtype dtype, scatter_reduction reduction, Pattern pattern, Case* c) {
+    c->dtype = dtype;
+    c->element_size = dtype == SCATTER_DTYPE_OPAQUE ? 6u : uint32_t(scatter_dtype_size(dtype));
+    c->index_i64 = rng() % 2 == 0;
+    c->options.reduction = reduction;
+    c->options.out_of_range = pattern == Pattern::OutOfRange
+                                  ? (rng() % 2 ? SCATTER_OUT_OF_RANGE_SKIP : SCATTER_OUT_OF_RANGE_CLAMP)
+                                  : SCATTER_OUT_OF_RANGE_ERROR;
+}
+
+// `rows` along `axis` of data_shape, indices of index_shape (any rank, 0-d too).
+Case rows_case(std::mt19937_64& rng, scatter_dtype dtype, scatter_reduction reduction,
+               const std::vector<int64_t>& data_shape, int axis, const std::vector<int64_t>& index_shape,
+               Pattern pattern) {
+    Case c;
+    c.op = Op::rows;
+    set_kind(rng, dtype, reduction, pattern, &c);
+    c.options.axis = rng() % 2 ? axis : axis - int(data_shape.size());
+    c.data_shape = data_shape;
+    c.index_shape = index_shape;
+    c.update_shape.assign(data_shape.begin(), data_shape.begin() + axis);
+    c.update_shape.insert(c.update_shape.end(), index_shape.begin(), index_shape.end());
+    c.update_shape.insert(c.update_shape.end(), data_shape.begin() + axis + 1, data_shape.end());
+    const int64_t rows = data_shape[size_t(axis)], n = element_count(index_shape);
+    const std::vector<int64_t> permutation = shuffled(rng, rows);
+    c.indices.resize(size_t(n) * (c.index_i64 ? 8 : 4));
+    for (int64_t k = 0; k < n; ++k) {
+        int64_t v = row_of(rng, pattern, k, n, rows, permutation);
+        if (v < 0) v = rng() % 2 ? rows + int64_t(rng() % 5) : -rows - 1 - int64_t(rng() % 5);
+        else if (rng() % 4 == 0) v -= rows;  // the same row, written negative
+        put_index(&c.indices, c.index_i64, size_t(k), v);
+    }
+    fill_values(rng, &c);
+    return c;
+}
+
+// `nd` with `slices` index tuples of depth k into data_shape.
+Case nd_case(std::mt19937_64& rng, scatter_dtype dtype, scatter_reduction reduction,
+             const std::vector<int64_t>& data_shape, int k, int64_t slices, Pattern pattern) {
+    Case c;
+    c.op = Op::nd;
+    set_kind(rng, dtype, reduction, pattern, &c);
+    c.data_shape = data_shape;
+    c.index_shape = {slices, k};
+    c.update_shape = {slices};
+    c.update_shape.insert(c.update_shape.end(), data_shape.begin() + k, data_shape.end());
+    const std::vector<int64_t> row_dims(data_shape.begin(), data_shape.begin() + k);
+    const int64_t rows = element_count(row_dims);
+    const std::vector<int64_t> permutation = shuffled(rng, rows);
+    c.indices.resize(size_t(slices * k) * (c.index_i64 ? 8 : 4));
+    for (int64_t j = 0; j < slices; ++j) {
+        const int64_t row = row_of(rng, pattern, j, slices, rows, permutation);
+        const int bad = row < 0 ? int(rng() % uint64_t(k)) : -1;  // the coordinate out of range
+        int64_t rest = row < 0 ? int64_t(rng() % uint64_t(rows)) : row;
+        for (int d = k - 1; d >= 0; --d) {
+            const int64_t s = data_shape[size_t(d)];
+            int64_t v = rest % s;
+            rest /= s;
+            if (d == bad) v = rng() % 2 ? s + int64_t(rng() % 3) : -s - 1;
+            else if (rng() % 4 == 0) v -= s;
+            put_index(&c.indices, c.index_i64, size_t(j * k + d), v);
+        }
+    }
+    fill_values(rng, &c);
+    return c;
+}
+
+class RowSort : public VulkanTest {
+protected:
+    void SetUp() override {
+        VulkanTest::SetUp();
+        if (HasFatalFailure() || IsSkipped()) return;
+        scatter_context_desc desc = SCATTER_CONTEXT_DESC_INIT;
+        desc.backend = SCATTER_BACKEND_VULKAN;
+        desc.flags = SCATTER_CONTEXT_FLAG_PROFILE;
+        ASSERT_EQ(scatter_context_create(&desc, &profiled), SCATTER_OK) << scatter_last_error_message();
+    }
+    void TearDown() override {
+        scatter_context_destroy(profiled);
+        VulkanTest::TearDown();
+    }
+
+    bool last_call_ran(const char* pass) {
+        scatter_profile p;
+        p.struct_size = sizeof p;
+        if (scatter_last_profile(profiled, &p) != SCATTER_OK) return false;
+        for (uint32_t i = 0; i < p.pass_count; ++i)
+            if (std::string(p.passes[i].name) == pass) return true;
+        return false;
+    }
+
+public:
+    // Runs `c` in every layout against the oracle. A successful reduction must have taken the
+    // row sort unless the atomic path took it (order-free reductions) or the sort is switched off.
+    void check(const Case& c, const std::string& what) {
+        SCOPED_TRACE(what + ": " + c.describe());
+        const Result want = run_reference(c);
+        for (Layout layout : {Layout::Buffer, Layout::Host, Layout::HostStrided}) {
+            const Result got = run_case(profiled, c, layout);
+            EXPECT_EQ(got.status, want.status) << got.message;
+            EXPECT_TRUE(got.out == want.out) << "layout " << int(layout);
+            EXPECT_TRUE(got.canary.empty()) << got.canary;
+            if (want.status != SCATTER_OK || element_count(c.update_shape) == 0) continue;
+            const bool atomic = last_call_ran("atomic_apply");
+            if (switched_off("atomic_path")) {
+                EXPECT_FALSE(atomic);
+            }
+            const bool sorted = c.options.reduction != SCATTER_REDUCTION_NONE && !atomic && !switched_off("row_sort");
+            EXPECT_EQ(last_call_ran("row_sort"), sorted) << "layout " << int(layout);
+            if (sorted) {
+                EXPECT_FALSE(last_call_ran("count")) << "layout " << int(layout);
+            }
+        }
+    }
+
+    scatter_context profiled = nullptr;
+};
+
+const scatter_dtype kDtypes[] = {SCATTER_DTYPE_F32, SCATTER_DTYPE_F16,  SCATTER_DTYPE_BF16, SCATTER_DTYPE_F64,
+                                 SCATTER_DTYPE_I8,  SCATTER_DTYPE_I16,  SCATTER_DTYPE_I32,  SCATTER_DTYPE_I64,
+                                 SCATTER_DTYPE_U8,  SCATTER_DTYPE_U64,  SCATTER_DTYPE_BOOL, SCATTER_DTYPE_C64,
+                                 SCATTER_DTYPE_C128};
+const scatter_reduction kReductions[] = {SCATTER_REDUCTION_NONE, SCATTER_REDUCTION_ADD, SCATTER_REDUCTION_SUB,
+                                         SCATTER_REDUCTION_MUL,  SCATTER_REDUCTION_DIV, SCATTER_REDUCTION_MAX,
+                                         SCATTER_REDUCTION_MIN,  SCATTER_REDUCTION_MEAN};
+
+TEST_F(RowSort, EveryDtypeAndReductionMatchesTheCpu) {
+    std::mt19937_64 rng(61);
+    int n = 0;
+    for (scatter_dtype dtype : kDtypes) {
+        for (scatter_reduction r : kReductions) {
+            for (bool exclude_self : {false, true}) {
+                if (exclude_self && r == SCATTER_REDUCTION_NONE) continue;
+                // rows along an outer, the middle or the last axis, and nd of depth 1 and 2.
+                Case c;
+                switch (n++ % 4) {
+                    case 0: c = rows_case(rng, dtype, r, {40, 6}, 0, {90}, Pattern::FourHotRows); break;
+                    case 1: c = rows_case(rng, dtype, r, {3, 30, 5}, 1, {7, 11}, Pattern::Random); break;
+                    case 2: c = rows_case(rng, dtype, r, {5, 33}, 1, {70}, Pattern::FourHotRows); break;
+                    default: c = nd_case(rng, dtype, r, {6, 7, 4}, 2, 120, Pattern::FourHotRows); break;
+                }
+                if (exclude_self) c.options.flags |= SCATTER_OPTION_EXCLUDE_SELF;
+                if (run_reference(c).status == SCATTER_ERROR_UNSUPPORTED) continue;  // not this dtype's
+                check(c, std::string(scatter_dtype_name(dtype)) + " " + scatter_reduction_name(r) +
+                             (exclude_self ? ", exclude_self" : ""));
+            }
+        }
+    }
+}
+
+struct Kind {
+    scatter_dtype dtype;
+    scatter_reduction r;
+    bool exclude_self;
+};
+
+const std::vector<Kind> kKinds = {{SCATTER_DTYPE_F32, SCATTER_REDUCTION_ADD, false},
+                                  {SCATTER_DTYPE_F16, SCATTER_REDUCTION_MEAN, true},
+                                  {SCATTER_DTYPE_F64, SCATTER_REDUCTION_MUL, true},
+                                  {SCATTER_DTYPE_F32, SCATTER_REDUCTION_DIV, false},
+                                  {SCATTER_DTYPE_I32, SCATTER_REDUCTION_MAX, false}};
+
+TEST_F(RowSort, AdversarialIndexPatternsMatchTheCpu) {
+    std::mt19937_64 rng(67);
+    for (const Kind& k : kKinds) {
+        for (Pattern pattern : {Pattern::Random, Pattern::OneRow, Pattern::EveryRowOnce, Pattern::Sorted,
+                                Pattern::Reverse, Pattern::FourHotRows, Pattern::OutOfRange}) {
+            for (bool in_place : {false, true}) {
+                const std::string what = std::string(scatter_dtype_name(k.dtype)) + " " + scatter_reduction_name(k.r) +
+                                         ", " + pattern_name(pattern) + (in_place ? ", in place" : "");
+                Case rows = rows_case(rng, k.dtype, k.r, {300, 3}, 0, {700}, pattern);
+                Case nd = nd_case(rng, k.dtype, k.r, {20, 15, 2}, 2, 700, pattern);
+                for (Case* c : {&rows, &nd}) {
+                    if (k.exclude_self) c->options.flags |= SCATTER_OPTION_EXCLUDE_SELF;
+                    c->in_place = in_place;
+                    check(*c, what);
+                }
+            }
+        }
+    }
+}
+
+// Slices at the sort's tile (2048) and one scan block of histograms (8 tiles) +- 1, and target
+// rows at the digit boundaries: 255 keys + the skip marker fit one 8-bit pass (the result in
+// slot 1), 256 take two (slot 0), 65536 three.
+TEST_F(RowSort, SizesAtTheSortsLimits) {
+    std::mt19937_64 rng(71);
+    for (int64_t slices : {int64_t(0), int64_t(1), int64_t(2047), int64_t(2048), int64_t(2049), int64_t(16385)}) {
+        Case c = rows_case(rng, SCATTER_DTYPE_F32, SCATTER_REDUCTION_ADD, {300, 2}, 0, {slices}, Pattern::Random);
+        check(c, std::to_string(slices) + " slices");
+    }
+    for (int64_t rows : {int64_t(1), int64_t(254), int64_t(255), int64_t(256), int64_t(257), int64_t(65536)}) {
+        for (Pattern pattern : {Pattern::Random, Pattern::OutOfRange}) {
+            Case c = rows_case(rng, SCATTER_DTYPE_F32, SCATTER_REDUCTION_ADD, {rows, 1}, 0, {2500}, pattern);
+            c.options.out_of_range = SCATTER_OUT_OF_RANGE_SKIP;
+            check(c, std::to_string(rows) + " rows, " + pattern_name(pattern));
+        }
+    }
+}
+
+// Many slices into one row: the sort's work per slice is the same however they collide. On
+// llvmpipe a row takes at most what its 65535-iteration loop limit lets APPLY_TARGETS fold
+// (2867 f32 adds, 2730 f64 means: beyond, the call fails, see LoopLimit.*), so the counts stay
+// below that here; a GPU has no such limit.
+TEST_F(RowSort, OneRowHitThousandsOfTimes) {
+    std::mt19937_64 rng(73);
+    Case c = rows_case(rng, SCATTER_DTYPE_F32, SCATTER_REDUCTION_ADD, {16, 3}, 0, {2800}, Pattern::OneRow);
+    check(c, "f32 add, 2800 slices into row 5 of 16");
+    c = nd_case(rng, SCATTER_DTYPE_F64, SCATTER_REDUCTION_MEAN, {4, 4, 2}, 2, 8000, Pattern::FourHotRows);
+    check(c, "f64 mean, 8000 tuples into 4 rows");
+}
+
+// 0-d indices (rows), indices of rank 3, nd with k = rank (one element per slice), and strides
+// through the host-strided layout of check().
+TEST_F(RowSort, IndexShapesAtTheEdges) {
+    std::mt19937_64 rng(79);
+    check(rows_case(rng, SCATTER_DTYPE_F32, SCATTER_REDUCTION_MUL, {9, 4}, 0, {}, Pattern::Random), "0-d indices");
+    check(rows_case(rng, SCATTER_DTYPE_C64, SCATTER_REDUCTION_SUB, {2, 9, 3}, 1, {3, 4, 5}, Pattern::Random),
+          "indices of rank 3");
+    check(nd_case(rng, SCATTER_DTYPE_F32, SCATTER_REDUCTION_DIV, {5, 6, 7}, 3, 900, Pattern::Random), "nd, k = rank");
+    check(nd_case(rng, SCATTER_DTYPE_BF16, SCATTER_REDUCTION_ADD, {50, 3}, 1, 400, Pattern::Reverse), "nd, k = 1");
+}
+
+// Failures leave out unchanged: an index error under policy ERROR, an integer division by zero.
+TEST_F(RowSort, FailuresWriteNothing) {
+    std::mt19937_64 rng(83);
+    Case bad = rows_case(rng, SCATTER_DTYPE_F32, SCATTER_REDUCTION_ADD, {50, 3}, 0, {400}, Pattern::OutOfRange);
+    bad.options.out_of_range = SCATTER_OUT_OF_RANGE_ERROR;
+    check(bad, "an index out of range");
+    Case zero = rows_case(rng, SCATTER_DTYPE_I32, SCATTER_REDUCTION_DIV, {50, 3}, 0, {400}, Pattern::Random);
+    std::memset(zero.updates.data() + 4 * 700, 0, 4);
+    check(zero, "a zero divisor");
+}
+
+}  // namespace
+}  // namespace vulkan_test
