@@ -9,7 +9,8 @@
 //   slab    elements whose fibers along the axis fit in shared memory, every reduction: a
 //           workgroup per tile of fibers (scatter.comp SLAB)
 //   atomic  order-free reductions, or allowed non-determinism (atomic.comp)
-//   target  the target-parallel passes (buckets.comp, then scatter.comp per out element)
+//   target  the target-parallel passes (buckets.comp, then scatter.comp per out element);
+//           rows/nd reductions group their slices with the radix sort (row_sort)
 //   owner   the fallback: one invocation per column folds it in order (scatter.comp APPLY)
 #pragma once
 

@@ -108,10 +108,14 @@ TEST(VulkanPath, StandardWorkloadsOnNvidia) {
     c = choose(elements(SCATTER_DTYPE_F32, {65536}, {65536}, 0, SCATTER_REDUCTION_ADD), d);
     EXPECT_EQ(c.path, VulkanPath::Target) << c.why;
     EXPECT_EQ(std::string(c.why), "a fiber of out does not fit in shared memory");
-    // W4: rows add f32: the target path; W14-like rows max i32: order-free, atomic.
+    // W4: rows add f32: the target path, its slices radix-sorted by row (20-bit keys: 3 passes);
+    // W14-like rows max i32: order-free, atomic.
     c = choose(rows(SCATTER_DTYPE_F32, 1000000, 64, 1000000, SCATTER_REDUCTION_ADD), d);
     EXPECT_EQ(c.path, VulkanPath::Target) << c.why;
-    EXPECT_EQ(c.scratch_words, uint64_t(3 * 1000000 + 1000000 + 1 + 1000000 + 2 * 1000000));
+    EXPECT_TRUE(c.target.row_sort);
+    EXPECT_EQ(c.target.sort.bits, 20u);
+    EXPECT_EQ(c.target.sort.passes, 3u);
+    EXPECT_EQ(c.scratch_words, c.target.sort.end);
     c = choose(rows(SCATTER_DTYPE_I32, 100000, 64, 1000000, SCATTER_REDUCTION_MAX), d);
     EXPECT_EQ(c.path, VulkanPath::Atomic) << c.why;
 }
@@ -247,6 +251,57 @@ TEST(VulkanPath, DeterminismDecidesTheAtomicPathForFloats) {
     // Mean never takes atomics (it needs counts).
     p = rows(SCATTER_DTYPE_I32, 100, 8, 1000, SCATTER_REDUCTION_MEAN);
     EXPECT_EQ(choose(p, nvidia()).path, VulkanPath::Target);
+}
+
+// rows/nd reductions on the target path: the slices' keys (target row, or `keys` for a skipped
+// slice) sorted after the counts and starts; the list is the sort's result slot of payloads.
+TEST(VulkanPath, RowsAndNdReductionsSortTheirSlicesByRow) {
+    OpPlan p = rows(SCATTER_DTYPE_F32, 255, 8, 5000, SCATTER_REDUCTION_ADD);  // keys 0..255: 8 bits
+    PathChoice c = choose(p, nvidia());
+    ASSERT_EQ(c.path, VulkanPath::Target) << c.why;
+    const TargetLayout& t = c.target;
+    EXPECT_TRUE(t.row_sort);
+    EXPECT_EQ(t.counts, 15000u);
+    EXPECT_EQ(t.start, 15000u + 255u + 1u);
+    EXPECT_GE(t.sort.header, t.start + 255u);
+    EXPECT_EQ(t.sort.count, 5000u);
+    EXPECT_EQ(t.sort.bits, 8u);
+    EXPECT_EQ(t.sort.passes, 1u);  // the result in slot 1
+    EXPECT_EQ(t.keys_in, t.sort.keys[0]);
+    EXPECT_EQ(t.sorted_keys, t.sort.keys[1]);
+    EXPECT_EQ(t.list, t.sort.payloads[1]);
+    EXPECT_EQ(c.scratch_words, t.sort.end);
+    p = rows(SCATTER_DTYPE_F32, 256, 8, 5000, SCATTER_REDUCTION_ADD);  // 9 bits: 2 passes, slot 0
+    c = choose(p, nvidia());
+    EXPECT_EQ(c.target.sort.passes, 2u);
+    EXPECT_EQ(c.target.list, c.target.sort.payloads[0]);
+    // `none` keeps its winner per row; allowed non-determinism and the switch keep the buckets.
+    p.reduction = SCATTER_REDUCTION_NONE;
+    EXPECT_FALSE(choose(p, nvidia()).target.row_sort);
+    p = rows(SCATTER_DTYPE_F32, 256, 8, 5000, SCATTER_REDUCTION_MEAN);
+    p.deterministic = false;
+    c = choose(p, nvidia());
+    EXPECT_EQ(c.path, VulkanPath::Target);
+    EXPECT_FALSE(c.target.row_sort);
+    EXPECT_EQ(c.scratch_words, uint64_t(15000 + 256 + 1 + 256 + 2 * 5000));
+    p.deterministic = true;
+    PathDevice d = nvidia();
+    d.algorithms.row_sort = false;
+    EXPECT_FALSE(choose(p, d).target.row_sort);
+    // elements keep the bucket passes.
+    c = choose(elements(SCATTER_DTYPE_F32, {65536}, {65536}, 0, SCATTER_REDUCTION_ADD), nvidia());
+    EXPECT_FALSE(c.target.row_sort);
+    // The sort's header must lie in the first window: beyond it, the buckets.
+    d = nvidia();
+    d.window_bytes = 1 << 16;  // 16 Ki words: 3 x 5000 words of slice tables push the header out
+    p = rows(SCATTER_DTYPE_F32, 256, 8, 5000, SCATTER_REDUCTION_ADD);
+    c = choose(p, d);
+    EXPECT_EQ(c.path, VulkanPath::Target);
+    EXPECT_TRUE(c.target.row_sort);
+    p = rows(SCATTER_DTYPE_F32, 256, 8, 6000, SCATTER_REDUCTION_ADD);
+    c = choose(p, d);
+    EXPECT_EQ(c.path, VulkanPath::Target);
+    EXPECT_FALSE(c.target.row_sort);
 }
 
 TEST(VulkanPath, TargetTablesBeyondScratchTakeTheOwnerPath) {
