@@ -16,7 +16,9 @@
 //   SORT      each key sorts its range ascending: row-major order, whatever the arrival order.
 // rows/nd reductions group their slices with a stable radix sort instead (radix_sort.comp,
 // src/vulkan/vk_radix_sort.h), which does the same work per slice however many share a row:
-//   ROW_KEYS   each slice's key (its target row; P_TARGET_ROWS when skipped, sorted last).
+//   ROW_KEYS   each slice's key (its target row; P_TARGET_ROWS when skipped, sorted last), and
+//              whether any key is below its predecessor's (the order word, one atomic per
+//              workgroup): keys already in order skip the sort (segment sums, embedding updates).
 //   ROW_RANGES at the last slice of each row in sorted order: the row's range of the sorted
 //              slices (start, count), found by a galloping search back to the run's first.
 // The scatter pass then reads winner or count/start/list (scatter.comp, target modes).
@@ -162,8 +164,31 @@ uint run_first(uint base, uint last, uint key) {
     return below;
 }
 
+// Every invocation reaches both barriers: called before main's early return.
+shared uint group_descents;
+void row_keys(uint id) {
+    if (gl_LocalInvocationID.x == 0u) group_descents = 0u;
+    barrier();
+    if (id < pc.count) {
+        uint skipped = uint(param(P_TARGET_ROWS));
+        int key = key_of(int(id));
+        uint k = key < 0 ? skipped : uint(key);
+        scratch_store_word(uint(param(P_ROW_KEYS_BASE)) + id, k);
+        if (id > 0u) {
+            int previous = key_of(int(id) - 1);
+            if ((previous < 0 ? skipped : uint(previous)) > k) atomicOr(group_descents, 1u);
+        }
+    }
+    barrier();
+    if (gl_LocalInvocationID.x == 0u && group_descents != 0u) scratch_max_word(uint(param(P_ROW_ORDER_WORD)), 1u);
+}
+
+// Where ROW_RANGES finds the keys in order: sorted, or as ROW_KEYS wrote them when the sort was
+// skipped (the order word still 0).
+bool row_keys_were_in_order() { return scratch_word(uint(param(P_ROW_ORDER_WORD))) == 0u; }
+
 void row_range(uint id) {
-    uint base = uint(param(P_SORTED_KEYS_BASE));
+    uint base = uint(param(row_keys_were_in_order() ? P_ROW_KEYS_BASE : P_SORTED_KEYS_BASE));
     uint key = scratch_word(base + id);
     if (key >= uint(param(P_TARGET_ROWS))) return;  // skipped slices
     if (id + 1u < pc.count && scratch_word(base + id + 1u) == key) return;  // not its run's last
@@ -180,6 +205,10 @@ void main() {
     uint id = invocation_index();
     if (pc.mode == SCATTER_MODE_ALLOCATE) {
         allocate_ranges(id);
+        return;
+    }
+    if (pc.mode == SCATTER_MODE_ROW_KEYS) {
+        row_keys(id);
         return;
     }
     // WINNER and COUNT validate every index (see key_of), even after a zero divisor was found:
@@ -199,9 +228,6 @@ void main() {
         if (rank == 0xffffffffu) return;
         int key = key_of(i);
         scratch_store_word(uint(param(P_LIST_BASE)) + scratch_word(bucket_word(P_START_BASE, key)) + rank, id);
-    } else if (pc.mode == SCATTER_MODE_ROW_KEYS) {
-        int key = key_of(i);
-        scratch_store_word(uint(param(P_ROW_KEYS_BASE)) + id, key < 0 ? uint(param(P_TARGET_ROWS)) : uint(key));
     } else if (pc.mode == SCATTER_MODE_ROW_RANGES) {
         row_range(id);
     } else {  // SCATTER_MODE_SORT

@@ -216,6 +216,10 @@ void main() {
     uint mode = pc.mode & RADIX_SORT_MODE_MASK;
     uint pass = pc.mode >> RADIX_SORT_PASS_SHIFT;
     uint group = workgroup_index();
+    // Keys known to be in order already (the caller's order word is 0): nothing to do. The same
+    // for every invocation, so no barrier is skipped by part of a workgroup.
+    uint order_word = header(RADIX_SORT_H_ORDER_WORD);
+    if (order_word != RADIX_SORT_ALWAYS && load(order_word) == 0u) return;
     // Whole workgroups only: every invocation of a live workgroup reaches every barrier.
     if (mode == RADIX_SORT_MODE_HISTOGRAM) {
         if (group < header(RADIX_SORT_H_TILES)) histogram(group, pass);

@@ -39,6 +39,10 @@
 #define RADIX_SORT_H_SUMS 6
 #define RADIX_SORT_H_KEYS 7           /* two words: keys of slot 0 and slot 1 (ping-pong) */
 #define RADIX_SORT_H_PAYLOADS 9       /* two words: payloads of slot 0 and slot 1 */
+#define RADIX_SORT_H_ORDER_WORD 11    /* a scratch word that holds 0 when the keys are already in
+                                         order: every pass then does nothing and the pairs stay in
+                                         slot 0 (implicit payloads unwritten); RADIX_SORT_ALWAYS: sort */
 #define RADIX_SORT_H_WORDS 12
+#define RADIX_SORT_ALWAYS 0xffffffffu
 
 #endif

@@ -335,9 +335,13 @@ void apply_target(int t) {
     uint reduction = uint(param(P_REDUCTION));
     bool exclude = param(P_EXCLUDE_SELF) != 0;
     uvec4 value = exclude ? identity_raw(reduction) : self;
-    uint first = uint(param(P_LIST_BASE)) + scratch_word(uint(param(P_START_BASE) + key));
+    uint start = scratch_word(uint(param(P_START_BASE) + key));
+    uint first = uint(param(P_LIST_BASE)) + start;
+    // The row sort skipped for slices already in order: the list is the identity.
+    int order_word = param(P_ROW_ORDER_WORD);
+    bool identity_list = order_word >= 0 && scratch_word(uint(order_word)) == 0u;
     for (uint k = 0u; k < hits; ++k) {
-        int item = int(scratch_word(first + k));
+        int item = identity_list ? int(start + k) : int(scratch_word(first + k));
         value = step_raw(reduction, value, load_update_element(tensor_byte(T_UPDATES, item_update_offset(item, update_base))));
     }
     if (reduction == R_MEAN) value = mean_raw(value, hits + (exclude ? 0u : 1u));

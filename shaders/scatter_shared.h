@@ -99,6 +99,9 @@
 #define P_ROW_KEYS_BASE 31   /* row sort: where ROW_KEYS writes each slice's key (target row,
                                 P_TARGET_ROWS when skipped) for the radix sort */
 #define P_SORTED_KEYS_BASE 32 /* row sort: the keys sorted, beside their slices in P_LIST_BASE */
+#define P_ROW_ORDER_WORD 33  /* row sort: a scratch word, 0 while ROW_KEYS finds every slice's key
+                                at or above its predecessor's (the sort is skipped, the keys stay
+                                at P_ROW_KEYS_BASE and slice j is list entry j); -1 otherwise */
 #define P_TENSORS 36         /* first tensor block (a multiple of 4: the block is ivec4s) */
 
 /* One tensor block: rank, element size, byte position of element 0 in the bound windows,

@@ -134,6 +134,7 @@ void RecordedOperation::fill_parameters(int32_t* p) const {
     p[P_SLAB_COLUMNS] = int32_t(path_.slab_columns);
     p[P_ROW_KEYS_BASE] = int32_t(target.keys_in);
     p[P_SORTED_KEYS_BASE] = int32_t(target.sorted_keys);
+    p[P_ROW_ORDER_WORD] = target.row_sort ? int32_t(target.total) : -1;
     p[P_FLOAT_TEST] = (device_.algorithms.keep_subnormals ? 0 : SCATTER_FLOAT_TEST_FLUSH) |
                       (device_.algorithms.float_fast_path ? 0 : SCATTER_FLOAT_TEST_SOFT);
     p[P_SLICE_OFFSET_BASE] = 0;
@@ -491,7 +492,7 @@ Status RecordedOperation::record_target_passes(VkCommandBuffer cmd, VkPipeline b
         binding.buffer = scratch_.allocation.buffer;
         binding.window_bytes = device_.window_bytes;
         binding.one_window = device_.algorithms.one_window && scratch_bytes_ <= device_.window_bytes;
-        SCATTER_RETURN_IF_ERROR(record_radix_sort(device_, pipelines_, cmd, t.sort, binding, true));
+        SCATTER_RETURN_IF_ERROR(record_radix_sort(device_, pipelines_, cmd, t.sort, binding, true, uint32_t(t.total)));
         if (timer_ != nullptr) timer_->mark(cmd, "row_sort", uint64_t(t.items));
         dispatch(cmd, buckets, SCATTER_MODE_ROW_RANGES, t.items, "row_ranges");
         dispatch(cmd, scatter, SCATTER_MODE_APPLY_TARGETS, plan_.out.element_count, "apply_targets");

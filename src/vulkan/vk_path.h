@@ -49,7 +49,8 @@ struct PathAlignment {
 struct TargetLayout {
     int64_t keys = 0, items = 0;
     uint64_t winner = 0, counts = 0, total = 0, start = 0, rank = 0, list = 0;
-    bool row_sort = false;
+    bool row_sort = false;         // (`total` is then the order word: 0 while the slices' keys
+                                   // are in order, which skips the sort; see P_ROW_ORDER_WORD)
     RadixSortLayout sort;          // row_sort: keys 0..keys (keys: a skipped slice), in scratch
     uint64_t keys_in = 0;          // row_sort: where the keys pass writes them (sort slot 0)
     uint64_t sorted_keys = 0;      // row_sort: the sorted keys (the result slot)

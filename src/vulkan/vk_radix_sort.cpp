@@ -37,7 +37,8 @@ void dispatch_pass(const VulkanDevice& device, const PipelineSet& pipelines, VkC
 }  // namespace
 
 Status record_radix_sort(VulkanDevice& device, PipelineSet& pipelines, VkCommandBuffer cmd,
-                         const RadixSortLayout& layout, const RadixSortBinding& binding, bool implicit_payload) {
+                         const RadixSortLayout& layout, const RadixSortBinding& binding, bool implicit_payload,
+                         uint32_t order_word) {
     if (layout.count == 0 || layout.passes == 0) return Status();  // already in slot 0
     const uint64_t window_words = binding.window_bytes / sizeof(uint32_t);
     const uint64_t windows = binding.one_window ? 1 : SCATTER_WINDOWS;
@@ -49,8 +50,9 @@ Status record_radix_sort(VulkanDevice& device, PipelineSet& pipelines, VkCommand
     const uint32_t header[RADIX_SORT_H_WORDS] = {
         layout.count, layout.tiles, layout.scan_blocks, log2_of(window_words), implicit_payload ? 1u : 0u,
         uint32_t(layout.histograms), uint32_t(layout.sums), uint32_t(layout.keys[0]), uint32_t(layout.keys[1]),
-        uint32_t(layout.payloads[0]), uint32_t(layout.payloads[1]), 0};
-    static_assert(RADIX_SORT_H_KEYS == 7 && RADIX_SORT_H_PAYLOADS == 9 && RADIX_SORT_H_WORDS == 12,
+        uint32_t(layout.payloads[0]), uint32_t(layout.payloads[1]), order_word};
+    static_assert(RADIX_SORT_H_KEYS == 7 && RADIX_SORT_H_PAYLOADS == 9 && RADIX_SORT_H_ORDER_WORD == 11 &&
+                      RADIX_SORT_H_WORDS == 12,
                   "the header above follows radix_sort_shared.h");
     VkPipeline pipeline = VK_NULL_HANDLE;
     SCATTER_RETURN_IF_ERROR(

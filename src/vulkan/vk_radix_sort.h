@@ -24,6 +24,8 @@
 #include "vulkan/vk_pipelines.h"
 #include "vulkan/vk_radix_sort_layout.h"
 
+#include "radix_sort_shared.h"
+
 #include <cstdint>
 
 namespace scatter {
@@ -40,8 +42,12 @@ struct RadixSortBinding {
 
 // Records the sort described by `layout` over `binding` into `cmd`. implicit_payload: the
 // payload of each key is its position (slot 0's payloads are neither read nor needed).
+// order_word: a scratch word an earlier pass sets to 0 when it found the keys already in order;
+// then every pass returns at once and the pairs stay in slot 0 (with implicit payloads, slot 0's
+// payloads are not written: the caller takes positions). RADIX_SORT_ALWAYS: always sort.
 // Fails with UNSUPPORTED when the layout does not fit the binding's windows.
 Status record_radix_sort(VulkanDevice& device, PipelineSet& pipelines, VkCommandBuffer cmd,
-                         const RadixSortLayout& layout, const RadixSortBinding& binding, bool implicit_payload);
+                         const RadixSortLayout& layout, const RadixSortBinding& binding, bool implicit_payload,
+                         uint32_t order_word = RADIX_SORT_ALWAYS);
 
 }  // namespace scatter
