@@ -170,7 +170,7 @@ void row_keys(uint id) {
     if (gl_LocalInvocationID.x == 0u) group_descents = 0u;
     barrier();
     if (id < pc.count) {
-        uint skipped = uint(param(P_TARGET_ROWS));
+        uint skipped = uint(param(P_KEY_COUNT));
         int key = key_of(int(id));
         uint k = key < 0 ? skipped : uint(key);
         scratch_store_word(uint(param(P_ROW_KEYS_BASE)) + id, k);
@@ -190,7 +190,7 @@ bool row_keys_were_in_order() { return scratch_word(uint(param(P_ROW_ORDER_WORD)
 void row_range(uint id) {
     uint base = uint(param(row_keys_were_in_order() ? P_ROW_KEYS_BASE : P_SORTED_KEYS_BASE));
     uint key = scratch_word(base + id);
-    if (key >= uint(param(P_TARGET_ROWS))) return;  // skipped slices
+    if (key >= uint(param(P_KEY_COUNT))) return;  // skipped items
     if (id + 1u < pc.count && scratch_word(base + id + 1u) == key) return;  // not its run's last
     uint first = run_first(base, id, key);
     uint n = id + 1u - first;

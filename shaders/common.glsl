@@ -174,8 +174,11 @@ uint tensor_byte(int t, int element_offset) {
     return uint(tensor_int(t, T_BASE_BYTE) + element_offset * tensor_element_size(t));
 }
 
+bool tensor_contiguous(int t) { return (param(P_CONTIGUOUS) & (1 << t)) != 0; }
+
 // Element offset of row-major position `position` in tensor t.
 int offset_of_flat(int t, int position) {
+    if (tensor_contiguous(t)) return position;
     int offset = 0;
     for (int d = tensor_rank(t) - 1; d >= 0; --d) {
         int size = tensor_shape(t, d);
@@ -253,6 +256,13 @@ int element_key(int item) {
 // Element offsets of slice position (outer o, inner i): in out, of target row 0; in updates, of
 // slice 0. A slice's own row/slice offsets from the index pass are added to them.
 void slice_bases(int o, int i, out int out_offset, out int update_offset) {
+    if (tensor_contiguous(T_OUT) && tensor_contiguous(T_UPDATES)) {
+        // out [outer, rows, inner] and updates [outer, slices, inner] (nd: outer 1), row-major.
+        int inner = param(P_INNER);
+        out_offset = (o * param(P_TARGET_ROWS)) * inner + i;
+        update_offset = (o * param(P_SLICES)) * inner + i;
+        return;
+    }
     out_offset = 0;
     update_offset = 0;
     // The inner part: data dims from P_INNER_FIRST_DIM on.

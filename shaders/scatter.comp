@@ -212,9 +212,12 @@ int target_key(int t, out int update_base) {
     if (param(P_OP) == SCATTER_OP_ELEMENTS) return t;
     int inner = param(P_INNER);
     int rows = param(P_TARGET_ROWS);
+    // t = (outer * rows + row) * inner + i: two divisions.
+    int outer_row = t / inner;
+    int outer = outer_row / rows;
     int out_base;
-    slice_bases(t / (rows * inner), t % inner, out_base, update_base);
-    return (t / inner) % rows;
+    slice_bases(outer, t - outer_row * inner, out_base, update_base);
+    return outer_row - outer * rows;
 }
 
 // Element offset in updates of `item` reaching a target whose slice-0 offset is update_base.

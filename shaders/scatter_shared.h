@@ -102,6 +102,10 @@
 #define P_ROW_ORDER_WORD 33  /* row sort: a scratch word, 0 while ROW_KEYS finds every slice's key
                                 at or above its predecessor's (the sort is skipped, the keys stay
                                 at P_ROW_KEYS_BASE and slice j is list entry j); -1 otherwise */
+#define P_CONTIGUOUS 34      /* bit T_*: that tensor's strides are row-major (its element offset
+                                is its flat position: no division per dimension) */
+#define P_KEY_COUNT 35       /* target path: keys (out elements, or target rows); the sorted
+                                path's key of a skipped item */
 #define P_TENSORS 36         /* first tensor block (a multiple of 4: the block is ivec4s) */
 
 /* One tensor block: rank, element size, byte position of element 0 in the bound windows,

@@ -135,6 +135,7 @@ void RecordedOperation::fill_parameters(int32_t* p) const {
     p[P_ROW_KEYS_BASE] = int32_t(target.keys_in);
     p[P_SORTED_KEYS_BASE] = int32_t(target.sorted_keys);
     p[P_ROW_ORDER_WORD] = target.row_sort ? int32_t(target.total) : -1;
+    p[P_KEY_COUNT] = int32_t(target.keys);
     p[P_FLOAT_TEST] = (device_.algorithms.keep_subnormals ? 0 : SCATTER_FLOAT_TEST_FLUSH) |
                       (device_.algorithms.float_fast_path ? 0 : SCATTER_FLOAT_TEST_SOFT);
     p[P_SLICE_OFFSET_BASE] = 0;
@@ -154,6 +155,10 @@ void RecordedOperation::fill_parameters(int32_t* p) const {
     }
     const TensorView* views[4] = {&plan.out, &plan.data, &plan.indices, &plan.updates};
     const Binding* bindings[4] = {&out_, &data_, &indices_, &updates_};
+    static_assert(T_OUT == 0 && T_DATA == 1 && T_INDICES == 2 && T_UPDATES == 3, "views[] follows T_*");
+    p[P_CONTIGUOUS] = 0;
+    for (int t = 0; t < 4; ++t)
+        if (views[t]->contiguous) p[P_CONTIGUOUS] |= 1 << t;
     for (int t = 0; t < 4; ++t) {
         int32_t* block = p + P_TENSORS + t * P_TENSOR_INTS;
         block[T_RANK] = int32_t(views[t]->rank);
