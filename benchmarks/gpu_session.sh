@@ -20,7 +20,7 @@ here="$(cd "$(dirname "$0")" && pwd)"
 # The path each switch hides, and the workloads that take that path by default.
 variants=(
   "slab_path W1,W2,W3,W8,W11"
-  "row_sort W4,W5,W6,W12,W13"
+  "key_sort W4,W5,W6,W12,W13"
   "atomic_path W14"
 )
 

@@ -14,13 +14,14 @@
 //             changes what is in them.
 //   PLACE     list[start[key] + rank[item]] = item.
 //   SORT      each key sorts its range ascending: row-major order, whatever the arrival order.
-// rows/nd reductions group their slices with a stable radix sort instead (radix_sort.comp,
-// src/vulkan/vk_radix_sort.h), which does the same work per slice however many share a row:
-//   ROW_KEYS   each slice's key (its target row; P_TARGET_ROWS when skipped, sorted last), and
-//              whether any key is below its predecessor's (the order word, one atomic per
-//              workgroup): keys already in order skip the sort (segment sums, embedding updates).
-//   ROW_RANGES at the last slice of each row in sorted order: the row's range of the sorted
-//              slices (start, count), found by a galloping search back to the run's first.
+// Deterministic reductions group their items with a stable radix sort of the keys instead
+// (radix_sort.comp, src/vulkan/vk_radix_sort.h), the same work per item however many share a key:
+//   ITEM_KEYS  each item's key (P_KEY_COUNT when skipped, sorted last; elements validate here as
+//              in COUNT), and whether any key is below its predecessor's (the order word, one
+//              atomic per workgroup): keys already in order skip the sort (segment sums,
+//              embedding updates, indices sorted along the last axis).
+//   KEY_RANGES at the last item of each key in sorted order: the key's range of the sorted items
+//              (start, count), found by a galloping search back to the run's first.
 // The scatter pass then reads winner or count/start/list (scatter.comp, target modes).
 #extension GL_GOOGLE_include_directive : require
 #include "common.glsl"
@@ -166,29 +167,29 @@ uint run_first(uint base, uint last, uint key) {
 
 // Every invocation reaches both barriers: called before main's early return.
 shared uint group_descents;
-void row_keys(uint id) {
+void item_keys(uint id) {
     if (gl_LocalInvocationID.x == 0u) group_descents = 0u;
     barrier();
     if (id < pc.count) {
         uint skipped = uint(param(P_KEY_COUNT));
         int key = key_of(int(id));
         uint k = key < 0 ? skipped : uint(key);
-        scratch_store_word(uint(param(P_ROW_KEYS_BASE)) + id, k);
+        scratch_store_word(uint(param(P_ITEM_KEYS_BASE)) + id, k);
         if (id > 0u) {
             int previous = key_of(int(id) - 1);
             if ((previous < 0 ? skipped : uint(previous)) > k) atomicOr(group_descents, 1u);
         }
     }
     barrier();
-    if (gl_LocalInvocationID.x == 0u && group_descents != 0u) scratch_max_word(uint(param(P_ROW_ORDER_WORD)), 1u);
+    if (gl_LocalInvocationID.x == 0u && group_descents != 0u) scratch_max_word(uint(param(P_KEY_ORDER_WORD)), 1u);
 }
 
-// Where ROW_RANGES finds the keys in order: sorted, or as ROW_KEYS wrote them when the sort was
-// skipped (the order word still 0).
-bool row_keys_were_in_order() { return scratch_word(uint(param(P_ROW_ORDER_WORD))) == 0u; }
+// Where KEY_RANGES finds the keys in order: sorted, or as ITEM_KEYS wrote them when the sort
+// was skipped (the order word still 0).
+bool keys_were_in_order() { return scratch_word(uint(param(P_KEY_ORDER_WORD))) == 0u; }
 
-void row_range(uint id) {
-    uint base = uint(param(row_keys_were_in_order() ? P_ROW_KEYS_BASE : P_SORTED_KEYS_BASE));
+void key_range(uint id) {
+    uint base = uint(param(keys_were_in_order() ? P_ITEM_KEYS_BASE : P_SORTED_KEYS_BASE));
     uint key = scratch_word(base + id);
     if (key >= uint(param(P_KEY_COUNT))) return;  // skipped items
     if (id + 1u < pc.count && scratch_word(base + id + 1u) == key) return;  // not its run's last
@@ -207,8 +208,8 @@ void main() {
         allocate_ranges(id);
         return;
     }
-    if (pc.mode == SCATTER_MODE_ROW_KEYS) {
-        row_keys(id);
+    if (pc.mode == SCATTER_MODE_ITEM_KEYS) {
+        item_keys(id);
         return;
     }
     // WINNER and COUNT validate every index (see key_of), even after a zero divisor was found:
@@ -228,8 +229,8 @@ void main() {
         if (rank == 0xffffffffu) return;
         int key = key_of(i);
         scratch_store_word(uint(param(P_LIST_BASE)) + scratch_word(bucket_word(P_START_BASE, key)) + rank, id);
-    } else if (pc.mode == SCATTER_MODE_ROW_RANGES) {
-        row_range(id);
+    } else if (pc.mode == SCATTER_MODE_KEY_RANGES) {
+        key_range(id);
     } else {  // SCATTER_MODE_SORT
         uint n = scratch_word(bucket_word(P_COUNTS_BASE, i));
         if (n != 0u) sort_bucket(uint(param(P_LIST_BASE)) + scratch_word(bucket_word(P_START_BASE, i)), n);

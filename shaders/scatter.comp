@@ -340,8 +340,8 @@ void apply_target(int t) {
     uvec4 value = exclude ? identity_raw(reduction) : self;
     uint start = scratch_word(uint(param(P_START_BASE) + key));
     uint first = uint(param(P_LIST_BASE)) + start;
-    // The row sort skipped for slices already in order: the list is the identity.
-    int order_word = param(P_ROW_ORDER_WORD);
+    // The key sort skipped for items already in order: the list is the identity.
+    int order_word = param(P_KEY_ORDER_WORD);
     bool identity_list = order_word >= 0 && scratch_word(uint(order_word)) == 0u;
     for (uint k = 0u; k < hits; ++k) {
         int item = identity_list ? int(start + k) : int(scratch_word(first + k));

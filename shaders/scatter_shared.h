@@ -49,8 +49,8 @@
 #define SCATTER_MODE_ALLOCATE 2          /* buckets pass: each key's range of the list */
 #define SCATTER_MODE_PLACE 3             /* buckets pass: items into their key's range */
 #define SCATTER_MODE_SORT 4              /* buckets pass: each range into row-major order */
-#define SCATTER_MODE_ROW_KEYS 5          /* buckets pass, rows/nd: each slice's key for the radix sort */
-#define SCATTER_MODE_ROW_RANGES 6        /* buckets pass, rows/nd: each row's range of the sorted slices */
+#define SCATTER_MODE_ITEM_KEYS 5         /* buckets pass: each item's key for the radix sort */
+#define SCATTER_MODE_KEY_RANGES 6        /* buckets pass: each key's range of the sorted items */
 
 /* Operation kinds in the parameter block: scatter_op's values in include/scatter/scatter.h, so a
  * name means one number everywhere (src/vulkan/vk_operation.cpp checks them at compile time). */
@@ -96,12 +96,12 @@
                                 the most updates one key may take, 0 = no limit */
 #define P_SLAB_COLUMNS 30    /* slab path: fibers per tile, adjacent along out's last dim (1 when
                                 the axis is the last dim) */
-#define P_ROW_KEYS_BASE 31   /* row sort: where ROW_KEYS writes each slice's key (target row,
-                                P_TARGET_ROWS when skipped) for the radix sort */
-#define P_SORTED_KEYS_BASE 32 /* row sort: the keys sorted, beside their slices in P_LIST_BASE */
-#define P_ROW_ORDER_WORD 33  /* row sort: a scratch word, 0 while ROW_KEYS finds every slice's key
+#define P_ITEM_KEYS_BASE 31  /* key sort: where ITEM_KEYS writes each item's key (its target,
+                                P_KEY_COUNT when skipped) for the radix sort */
+#define P_SORTED_KEYS_BASE 32 /* key sort: the keys sorted, beside their items in P_LIST_BASE */
+#define P_KEY_ORDER_WORD 33  /* key sort: a scratch word, 0 while ITEM_KEYS finds every item's key
                                 at or above its predecessor's (the sort is skipped, the keys stay
-                                at P_ROW_KEYS_BASE and slice j is list entry j); -1 otherwise */
+                                at P_ITEM_KEYS_BASE and item j is list entry j); -1 otherwise */
 #define P_CONTIGUOUS 34      /* bit T_*: that tensor's strides are row-major (its element offset
                                 is its flat position: no division per dimension) */
 #define P_KEY_COUNT 35       /* target path: keys (out elements, or target rows); the sorted

@@ -132,9 +132,9 @@ void RecordedOperation::fill_parameters(int32_t* p) const {
     p[P_FIRST_NAN_BASE] = int32_t(path_.first_nan_at);
     p[P_HITS_LIMIT] = int32_t(hits_limit_);
     p[P_SLAB_COLUMNS] = int32_t(path_.slab_columns);
-    p[P_ROW_KEYS_BASE] = int32_t(target.keys_in);
+    p[P_ITEM_KEYS_BASE] = int32_t(target.item_keys);
     p[P_SORTED_KEYS_BASE] = int32_t(target.sorted_keys);
-    p[P_ROW_ORDER_WORD] = target.row_sort ? int32_t(target.total) : -1;
+    p[P_KEY_ORDER_WORD] = target.key_sort ? int32_t(target.total) : -1;
     p[P_KEY_COUNT] = int32_t(target.keys);
     p[P_FLOAT_TEST] = (device_.algorithms.keep_subnormals ? 0 : SCATTER_FLOAT_TEST_FLUSH) |
                       (device_.algorithms.float_fast_path ? 0 : SCATTER_FLOAT_TEST_SOFT);
@@ -490,16 +490,16 @@ Status RecordedOperation::record_target_passes(VkCommandBuffer cmd, VkPipeline b
         dispatch(cmd, scatter, SCATTER_MODE_GATHER_WINNER, plan_.out.element_count, "gather_winner");
         return Status();
     }
-    if (t.row_sort) {  // the slices sorted by target row (stable: row-major order within a row)
-        dispatch(cmd, buckets, SCATTER_MODE_ROW_KEYS, t.items, "row_keys");
+    if (t.key_sort) {  // the items sorted by key (stable: row-major order within a key)
+        dispatch(cmd, buckets, SCATTER_MODE_ITEM_KEYS, t.items, "item_keys");
         RadixSortBinding binding;
         binding.set = descriptors_.set;
         binding.buffer = scratch_.allocation.buffer;
         binding.window_bytes = device_.window_bytes;
         binding.one_window = device_.algorithms.one_window && scratch_bytes_ <= device_.window_bytes;
         SCATTER_RETURN_IF_ERROR(record_radix_sort(device_, pipelines_, cmd, t.sort, binding, true, uint32_t(t.total)));
-        if (timer_ != nullptr) timer_->mark(cmd, "row_sort", uint64_t(t.items));
-        dispatch(cmd, buckets, SCATTER_MODE_ROW_RANGES, t.items, "row_ranges");
+        if (timer_ != nullptr) timer_->mark(cmd, "key_sort", uint64_t(t.items));
+        dispatch(cmd, buckets, SCATTER_MODE_KEY_RANGES, t.items, "key_ranges");
         dispatch(cmd, scatter, SCATTER_MODE_APPLY_TARGETS, plan_.out.element_count, "apply_targets");
         return Status();
     }

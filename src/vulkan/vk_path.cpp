@@ -153,31 +153,33 @@ PathChoice choose_path(const OpPlan& p, const PathDevice& d, const PathAlignment
         cursor += uint64_t(words);
         return at;
     };
+    // Reductions group the items by key: a stable radix sort of their keys (bounded work per
+    // item however many share a key; its header must lie in the first window, so it comes right
+    // after the slice tables), else the bucket passes (count, allocate, place, sort per key).
+    bool sorted = !none && p.deterministic && d.algorithms.key_sort && t.items <= int64_t(INT32_MAX);
+    if (sorted) {
+        uint32_t bits = 0;  // keys 0..keys: `keys` marks a skipped item, sorted last
+        while (bits < 32 && (uint64_t(t.keys) >> bits) != 0) ++bits;
+        t.sort = radix_sort_layout(uint32_t(t.items), bits, cursor);
+        sorted = t.sort.header + RADIX_SORT_H_WORDS <= d.window_bytes / 4;
+    }
     if (none) {
         t.winner = take(t.keys);
+    } else if (sorted) {
+        t.key_sort = true;
+        t.item_keys = t.sort.keys[0];
+        t.sorted_keys = t.sort.keys[radix_sort_result_slot(t.sort)];
+        t.list = t.sort.payloads[radix_sort_result_slot(t.sort)];
+        cursor = t.sort.end;
+        t.counts = take(t.keys);
+        t.total = take(1);
+        t.start = take(t.keys);
     } else {
         t.counts = take(t.keys);
         t.total = take(1);
         t.start = take(t.keys);
-        // rows/nd: a stable radix sort of the slices' target rows (bounded work per slice
-        // whatever the duplicates) instead of count, allocate, place and a sort per row.
-        t.row_sort = slices && p.deterministic && d.algorithms.row_sort && t.items <= int64_t(INT32_MAX);
-        if (t.row_sort) {
-            uint32_t bits = 0;  // keys 0..keys: `keys` marks a skipped slice, sorted last
-            while (bits < 32 && (uint64_t(t.keys) >> bits) != 0) ++bits;
-            t.sort = radix_sort_layout(uint32_t(t.items), bits, cursor);
-            // The sort's header is read from the first window.
-            t.row_sort = t.sort.header + RADIX_SORT_H_WORDS <= d.window_bytes / 4;
-        }
-        if (t.row_sort) {
-            t.keys_in = t.sort.keys[0];
-            t.sorted_keys = t.sort.keys[radix_sort_result_slot(t.sort)];
-            t.list = t.sort.payloads[radix_sort_result_slot(t.sort)];
-            cursor = t.sort.end;
-        } else {
-            t.rank = take(t.items);
-            t.list = take(t.items);
-        }
+        t.rank = take(t.items);
+        t.list = take(t.items);
     }
     const uint64_t windows_words = d.window_bytes * SCATTER_WINDOWS / 4;
     const bool data_ok = none || p.in_place || a.data_typed;

@@ -10,7 +10,7 @@
 //           workgroup per tile of fibers (scatter.comp SLAB)
 //   atomic  order-free reductions, or allowed non-determinism (atomic.comp)
 //   target  the target-parallel passes (buckets.comp, then scatter.comp per out element);
-//           rows/nd reductions group their slices with the radix sort (row_sort)
+//           reductions group their items by key with the radix sort (key_sort)
 //   owner   the fallback: one invocation per column folds it in order (scatter.comp APPLY)
 #pragma once
 
@@ -43,17 +43,17 @@ struct PathAlignment {
 
 // The target-parallel path's tables, as word offsets in scratch. Keys are out elements
 // (elements) or target rows (rows/nd); items are index positions or slices. Reductions group
-// the items by key into `list` (each key's range from start[key], counts[key] long) either with
-// the bucket passes (rank, list) or, for rows/nd (row_sort), with a stable radix sort of the
-// items' keys, whose sorted payloads are the list.
+// the items by key into `list` (each key's range from start[key], counts[key] long) with a
+// stable radix sort of the items' keys, whose sorted payloads are the list (key_sort), or else
+// with the bucket passes (rank, list).
 struct TargetLayout {
     int64_t keys = 0, items = 0;
     uint64_t winner = 0, counts = 0, total = 0, start = 0, rank = 0, list = 0;
-    bool row_sort = false;         // (`total` is then the order word: 0 while the slices' keys
-                                   // are in order, which skips the sort; see P_ROW_ORDER_WORD)
-    RadixSortLayout sort;          // row_sort: keys 0..keys (keys: a skipped slice), in scratch
-    uint64_t keys_in = 0;          // row_sort: where the keys pass writes them (sort slot 0)
-    uint64_t sorted_keys = 0;      // row_sort: the sorted keys (the result slot)
+    bool key_sort = false;         // (`total` is then the order word: 0 while the slices' keys
+                                   // are in order, which skips the sort; see P_KEY_ORDER_WORD)
+    RadixSortLayout sort;          // key_sort: keys 0..keys (keys: a skipped item), in scratch
+    uint64_t item_keys = 0;        // key_sort: where ITEM_KEYS writes them (the sort's slot 0)
+    uint64_t sorted_keys = 0;      // key_sort: the sorted keys (the result slot)
 };
 
 struct PathChoice {

@@ -30,7 +30,7 @@ DeviceSwitches switches_from_environment() {
         else if (name == "host_visible") a.host_visible_buffers = false;
         else if (name == "target_path") a.target_path = false;
         else if (name == "slab_path") a.slab_path = false;
-        else if (name == "row_sort") a.row_sort = false;
+        else if (name == "key_sort") a.key_sort = false;
         else if (name == "large_shared_memory") a.large_shared_memory = false;
         else if (name == "atomic_path") a.atomic_path = false;
         else if (name == "one_window") a.one_window = false;

@@ -3,7 +3,7 @@
 // paths run (and are tested) on a device such as lavapipe that has them all:
 //   int64, float64, int64_atomics, storage8, storage16, float_atomics, subgroups, denorm_preserve
 //     hide those SCATTER_FEATURE_* bits;
-//   host_visible, target_path, slab_path, row_sort, atomic_path, one_window, float_fast_path turn off the algorithm of
+//   host_visible, target_path, slab_path, key_sort, atomic_path, one_window, float_fast_path turn off the algorithm of
 //     that name (AlgorithmSwitches below); large_shared_memory limits shared memory to 16 KiB;
 //   subnormals makes the float shaders act as on a device that flushes subnormals (and hides
 //     denorm_preserve).
@@ -18,7 +18,7 @@ struct AlgorithmSwitches {
     bool host_visible_buffers = true;  // buffers the CPU maps directly where memory allows
     bool target_path = true;           // the target-parallel algorithm (sort by target)
     bool slab_path = true;             // elements, a tile of fibers per workgroup (vk_path.h)
-    bool row_sort = true;              // target path, rows/nd: slices radix-sorted by target row
+    bool key_sort = true;              // target path: items radix-sorted by key (else buckets)
     bool large_shared_memory = true;   // shared memory beyond Vulkan's minimum of 16 KiB
     bool atomic_path = true;           // order-free reductions through atomics (atomic.comp)
     bool one_window = true;            // pipelines specialized for tensors within one window
@@ -27,7 +27,7 @@ struct AlgorithmSwitches {
 
     bool operator==(const AlgorithmSwitches& o) const {
         return host_visible_buffers == o.host_visible_buffers && target_path == o.target_path &&
-               slab_path == o.slab_path && row_sort == o.row_sort && large_shared_memory == o.large_shared_memory &&
+               slab_path == o.slab_path && key_sort == o.key_sort && large_shared_memory == o.large_shared_memory &&
                atomic_path == o.atomic_path && one_window == o.one_window && keep_subnormals == o.keep_subnormals &&
                float_fast_path == o.float_fast_path;
     }

@@ -112,10 +112,10 @@ TEST(VulkanPath, StandardWorkloadsOnNvidia) {
     // W14-like rows max i32: order-free, atomic.
     c = choose(rows(SCATTER_DTYPE_F32, 1000000, 64, 1000000, SCATTER_REDUCTION_ADD), d);
     EXPECT_EQ(c.path, VulkanPath::Target) << c.why;
-    EXPECT_TRUE(c.target.row_sort);
+    EXPECT_TRUE(c.target.key_sort);
     EXPECT_EQ(c.target.sort.bits, 20u);
     EXPECT_EQ(c.target.sort.passes, 3u);
-    EXPECT_EQ(c.scratch_words, c.target.sort.end);
+    EXPECT_EQ(c.scratch_words, c.target.start + 1000000);
     c = choose(rows(SCATTER_DTYPE_I32, 100000, 64, 1000000, SCATTER_REDUCTION_MAX), d);
     EXPECT_EQ(c.path, VulkanPath::Atomic) << c.why;
 }
@@ -253,55 +253,61 @@ TEST(VulkanPath, DeterminismDecidesTheAtomicPathForFloats) {
     EXPECT_EQ(choose(p, nvidia()).path, VulkanPath::Target);
 }
 
-// rows/nd reductions on the target path: the slices' keys (target row, or `keys` for a skipped
-// slice) sorted after the counts and starts; the list is the sort's result slot of payloads.
-TEST(VulkanPath, RowsAndNdReductionsSortTheirSlicesByRow) {
+// Reductions on the target path: the items' keys (target row or element, or `keys` for a
+// skipped item) radix-sorted right after the slice tables (the sort's header in the first
+// window), then the counts and starts; the list is the sort's result slot of payloads.
+TEST(VulkanPath, TargetPathReductionsSortTheirItemsByKey) {
     OpPlan p = rows(SCATTER_DTYPE_F32, 255, 8, 5000, SCATTER_REDUCTION_ADD);  // keys 0..255: 8 bits
     PathChoice c = choose(p, nvidia());
     ASSERT_EQ(c.path, VulkanPath::Target) << c.why;
     const TargetLayout& t = c.target;
-    EXPECT_TRUE(t.row_sort);
-    EXPECT_EQ(t.counts, 15000u);
-    EXPECT_EQ(t.start, 15000u + 255u + 1u);
-    EXPECT_GE(t.sort.header, t.start + 255u);
+    EXPECT_TRUE(t.key_sort);
+    EXPECT_EQ(t.sort.header, 15040u);  // 3 x 5000 words of slice tables, 256-byte aligned
     EXPECT_EQ(t.sort.count, 5000u);
     EXPECT_EQ(t.sort.bits, 8u);
     EXPECT_EQ(t.sort.passes, 1u);  // the result in slot 1
-    EXPECT_EQ(t.keys_in, t.sort.keys[0]);
+    EXPECT_EQ(t.item_keys, t.sort.keys[0]);
     EXPECT_EQ(t.sorted_keys, t.sort.keys[1]);
     EXPECT_EQ(t.list, t.sort.payloads[1]);
-    EXPECT_EQ(c.scratch_words, t.sort.end);
+    EXPECT_EQ(t.counts, t.sort.end);
+    EXPECT_EQ(t.total, t.counts + 255u);
+    EXPECT_EQ(t.start, t.total + 1u);
+    EXPECT_EQ(c.scratch_words, t.start + 255u);
     p = rows(SCATTER_DTYPE_F32, 256, 8, 5000, SCATTER_REDUCTION_ADD);  // 9 bits: 2 passes, slot 0
     c = choose(p, nvidia());
     EXPECT_EQ(c.target.sort.passes, 2u);
     EXPECT_EQ(c.target.list, c.target.sort.payloads[0]);
-    // `none` keeps its winner per row; allowed non-determinism and the switch keep the buckets.
+    // elements: keys are out elements (W9: 65536 of them and the skip marker, 17 bits).
+    c = choose(elements(SCATTER_DTYPE_F32, {65536}, {65536}, 0, SCATTER_REDUCTION_ADD), nvidia());
+    EXPECT_EQ(c.path, VulkanPath::Target);
+    EXPECT_TRUE(c.target.key_sort);
+    EXPECT_EQ(c.target.sort.header, 0u);
+    EXPECT_EQ(c.target.sort.bits, 17u);
+    EXPECT_EQ(c.target.sort.passes, 3u);
+    // `none` keeps its winner per key; allowed non-determinism and the switch keep the buckets.
     p.reduction = SCATTER_REDUCTION_NONE;
-    EXPECT_FALSE(choose(p, nvidia()).target.row_sort);
+    EXPECT_FALSE(choose(p, nvidia()).target.key_sort);
     p = rows(SCATTER_DTYPE_F32, 256, 8, 5000, SCATTER_REDUCTION_MEAN);
     p.deterministic = false;
     c = choose(p, nvidia());
     EXPECT_EQ(c.path, VulkanPath::Target);
-    EXPECT_FALSE(c.target.row_sort);
+    EXPECT_FALSE(c.target.key_sort);
     EXPECT_EQ(c.scratch_words, uint64_t(15000 + 256 + 1 + 256 + 2 * 5000));
     p.deterministic = true;
     PathDevice d = nvidia();
-    d.algorithms.row_sort = false;
-    EXPECT_FALSE(choose(p, d).target.row_sort);
-    // elements keep the bucket passes.
-    c = choose(elements(SCATTER_DTYPE_F32, {65536}, {65536}, 0, SCATTER_REDUCTION_ADD), nvidia());
-    EXPECT_FALSE(c.target.row_sort);
+    d.algorithms.key_sort = false;
+    EXPECT_FALSE(choose(p, d).target.key_sort);
     // The sort's header must lie in the first window: beyond it, the buckets.
     d = nvidia();
-    d.window_bytes = 1 << 16;  // 16 Ki words: 3 x 5000 words of slice tables push the header out
+    d.window_bytes = 1 << 16;  // 16 Ki words: 3 x 6000 words of slice tables push the header out
     p = rows(SCATTER_DTYPE_F32, 256, 8, 5000, SCATTER_REDUCTION_ADD);
     c = choose(p, d);
     EXPECT_EQ(c.path, VulkanPath::Target);
-    EXPECT_TRUE(c.target.row_sort);
+    EXPECT_TRUE(c.target.key_sort);
     p = rows(SCATTER_DTYPE_F32, 256, 8, 6000, SCATTER_REDUCTION_ADD);
     c = choose(p, d);
     EXPECT_EQ(c.path, VulkanPath::Target);
-    EXPECT_FALSE(c.target.row_sort);
+    EXPECT_FALSE(c.target.key_sort);
 }
 
 TEST(VulkanPath, TargetTablesBeyondScratchTakeTheOwnerPath) {

@@ -1,10 +1,11 @@
-// The row sort (src/vulkan/vk_path.h, TargetLayout::row_sort): `rows` and `nd` reductions on the
-// target path group their slices by target row with the stable radix sort (ROW_KEYS, the sort,
-// ROW_RANGES in shaders/buckets.comp), then APPLY_TARGETS folds each row's slices in row-major
-// order. Every case is compared bitwise with the oracle in every layout (buffers, host, strided
-// host), and the profile says whether the sort ran. ctest runs the suite again with the atomic
-// path hidden (order-free reductions take the sort too) and with the row sort hidden (the bucket
-// passes, count/allocate/place/sort, which then must give the same bytes).
+// The key sort (src/vulkan/vk_path.h, TargetLayout::key_sort): reductions on the target path
+// (`rows`/`nd`, and `elements` whose fibers exceed shared memory) group their items by key with
+// the stable radix sort (ITEM_KEYS, the sort, KEY_RANGES in shaders/buckets.comp; the sort is
+// skipped when the keys are already in order), then APPLY_TARGETS folds each key's items in
+// row-major order. Every case is compared bitwise with the oracle in every layout (buffers,
+// host, strided host), and the profile says whether the sort ran. ctest runs the suite again
+// with the atomic path hidden (order-free reductions take the sort too) and with the key sort
+// hidden (the bucket passes, count/allocate/place/sort, which then must give the same bytes).
 #include "vulkan_case.h"
 #include "vulkan_env.h"
 
@@ -148,7 +149,33 @@ Case nd_case(std::mt19937_64& rng, scatter_dtype dtype, scatter_reduction reduct
     return c;
 }
 
-class RowSort : public VulkanTest {
+// `elements` along `axis`; index values along the axis per `pattern` over the dimension.
+Case elements_case(std::mt19937_64& rng, scatter_dtype dtype, scatter_reduction reduction,
+                   const std::vector<int64_t>& data_shape, const std::vector<int64_t>& index_shape, int axis,
+                   Pattern pattern) {
+    Case c;
+    c.op = Op::elements;
+    set_kind(rng, dtype, reduction, pattern, &c);
+    c.options.axis = rng() % 2 ? axis : axis - int(data_shape.size());
+    c.data_shape = data_shape;
+    c.index_shape = c.update_shape = index_shape;
+    const int64_t s = data_shape[size_t(axis)], n = index_shape[size_t(axis)];
+    int64_t after = 1;  // index elements after the axis
+    for (size_t d = size_t(axis) + 1; d < index_shape.size(); ++d) after *= index_shape[d];
+    const std::vector<int64_t> permutation = shuffled(rng, s);
+    const int64_t count = element_count(index_shape);
+    c.indices.resize(size_t(count) * (c.index_i64 ? 8 : 4));
+    for (int64_t e = 0; e < count; ++e) {
+        int64_t v = row_of(rng, pattern, (e / after) % n, n, s, permutation);
+        if (v < 0) v = rng() % 2 ? s + int64_t(rng() % 5) : -s - 1 - int64_t(rng() % 5);
+        else if (rng() % 4 == 0) v -= s;
+        put_index(&c.indices, c.index_i64, size_t(e), v);
+    }
+    fill_values(rng, &c);
+    return c;
+}
+
+class KeySort : public VulkanTest {
 protected:
     void SetUp() override {
         VulkanTest::SetUp();
@@ -188,8 +215,8 @@ public:
             if (switched_off("atomic_path")) {
                 EXPECT_FALSE(atomic);
             }
-            const bool sorted = c.options.reduction != SCATTER_REDUCTION_NONE && !atomic && !switched_off("row_sort");
-            EXPECT_EQ(last_call_ran("row_sort"), sorted) << "layout " << int(layout);
+            const bool sorted = c.options.reduction != SCATTER_REDUCTION_NONE && !atomic && !switched_off("key_sort");
+            EXPECT_EQ(last_call_ran("key_sort"), sorted) << "layout " << int(layout);
             if (sorted) {
                 EXPECT_FALSE(last_call_ran("count")) << "layout " << int(layout);
             }
@@ -207,7 +234,7 @@ const scatter_reduction kReductions[] = {SCATTER_REDUCTION_NONE, SCATTER_REDUCTI
                                          SCATTER_REDUCTION_MUL,  SCATTER_REDUCTION_DIV, SCATTER_REDUCTION_MAX,
                                          SCATTER_REDUCTION_MIN,  SCATTER_REDUCTION_MEAN};
 
-TEST_F(RowSort, EveryDtypeAndReductionMatchesTheCpu) {
+TEST_F(KeySort, EveryDtypeAndReductionMatchesTheCpu) {
     std::mt19937_64 rng(61);
     int n = 0;
     for (scatter_dtype dtype : kDtypes) {
@@ -243,7 +270,7 @@ const std::vector<Kind> kKinds = {{SCATTER_DTYPE_F32, SCATTER_REDUCTION_ADD, fal
                                   {SCATTER_DTYPE_F32, SCATTER_REDUCTION_DIV, false},
                                   {SCATTER_DTYPE_I32, SCATTER_REDUCTION_MAX, false}};
 
-TEST_F(RowSort, AdversarialIndexPatternsMatchTheCpu) {
+TEST_F(KeySort, AdversarialIndexPatternsMatchTheCpu) {
     std::mt19937_64 rng(67);
     for (const Kind& k : kKinds) {
         for (Pattern pattern : {Pattern::Random, Pattern::OneRow, Pattern::EveryRowOnce, Pattern::Sorted,
@@ -266,7 +293,7 @@ TEST_F(RowSort, AdversarialIndexPatternsMatchTheCpu) {
 // Slices at the sort's tile (2048) and one scan block of histograms (8 tiles) +- 1, and target
 // rows at the digit boundaries: 255 keys + the skip marker fit one 8-bit pass (the result in
 // slot 1), 256 take two (slot 0), 65536 three.
-TEST_F(RowSort, SizesAtTheSortsLimits) {
+TEST_F(KeySort, SizesAtTheSortsLimits) {
     std::mt19937_64 rng(71);
     for (int64_t slices : {int64_t(0), int64_t(1), int64_t(2047), int64_t(2048), int64_t(2049), int64_t(16385)}) {
         Case c = rows_case(rng, SCATTER_DTYPE_F32, SCATTER_REDUCTION_ADD, {300, 2}, 0, {slices}, Pattern::Random);
@@ -285,7 +312,7 @@ TEST_F(RowSort, SizesAtTheSortsLimits) {
 // llvmpipe a row takes at most what its 65535-iteration loop limit lets APPLY_TARGETS fold
 // (2867 f32 adds, 2730 f64 means: beyond, the call fails, see LoopLimit.*), so the counts stay
 // below that here; a GPU has no such limit.
-TEST_F(RowSort, OneRowHitThousandsOfTimes) {
+TEST_F(KeySort, OneRowHitThousandsOfTimes) {
     std::mt19937_64 rng(73);
     Case c = rows_case(rng, SCATTER_DTYPE_F32, SCATTER_REDUCTION_ADD, {16, 3}, 0, {2800}, Pattern::OneRow);
     check(c, "f32 add, 2800 slices into row 5 of 16");
@@ -295,7 +322,7 @@ TEST_F(RowSort, OneRowHitThousandsOfTimes) {
 
 // 0-d indices (rows), indices of rank 3, nd with k = rank (one element per slice), and strides
 // through the host-strided layout of check().
-TEST_F(RowSort, IndexShapesAtTheEdges) {
+TEST_F(KeySort, IndexShapesAtTheEdges) {
     std::mt19937_64 rng(79);
     check(rows_case(rng, SCATTER_DTYPE_F32, SCATTER_REDUCTION_MUL, {9, 4}, 0, {}, Pattern::Random), "0-d indices");
     check(rows_case(rng, SCATTER_DTYPE_C64, SCATTER_REDUCTION_SUB, {2, 9, 3}, 1, {3, 4, 5}, Pattern::Random),
@@ -304,8 +331,33 @@ TEST_F(RowSort, IndexShapesAtTheEdges) {
     check(nd_case(rng, SCATTER_DTYPE_BF16, SCATTER_REDUCTION_ADD, {50, 3}, 1, 400, Pattern::Reverse), "nd, k = 1");
 }
 
+// `elements` whose fibers exceed lavapipe's 32 KiB of shared memory (8128 f32 targets) take the
+// target path and so the key sort: keys are out elements. 1-D (W9's shape, smaller), the last
+// axis (sorted along it: the keys are in order and the sort is skipped) and an outer axis.
+TEST_F(KeySort, LongElementsFibersMatchTheCpu) {
+    std::mt19937_64 rng(89);
+    for (const Kind& k : kKinds) {
+        for (Pattern pattern : {Pattern::Random, Pattern::OneRow, Pattern::EveryRowOnce, Pattern::Sorted,
+                                Pattern::Reverse, Pattern::FourHotRows, Pattern::OutOfRange}) {
+            const std::string what = std::string(scatter_dtype_name(k.dtype)) + " " + scatter_reduction_name(k.r) +
+                                     ", " + pattern_name(pattern);
+            // Hot patterns put up to every update on one target (clamp a sixth on each edge): within
+            // llvmpipe's loop limit (f32 div: ~900 exact divisions per invocation).
+            const bool hot = pattern == Pattern::OneRow || pattern == Pattern::FourHotRows || pattern == Pattern::OutOfRange;
+            Case one_d = elements_case(rng, k.dtype, k.r, {9000}, {hot ? 600 : 6000}, 0, pattern);
+            Case last = elements_case(rng, k.dtype, k.r, {2, 9000}, {2, hot ? 600 : 4000}, 1, pattern);
+            Case outer = elements_case(rng, k.dtype, k.r, {9000, 3}, {hot ? 600 : 3000, 2}, 0, pattern);
+            for (Case* c : {&one_d, &last, &outer}) {
+                if (k.exclude_self) c->options.flags |= SCATTER_OPTION_EXCLUDE_SELF;
+                c->in_place = rng() % 2 == 0;
+                check(*c, what);
+            }
+        }
+    }
+}
+
 // Failures leave out unchanged: an index error under policy ERROR, an integer division by zero.
-TEST_F(RowSort, FailuresWriteNothing) {
+TEST_F(KeySort, FailuresWriteNothing) {
     std::mt19937_64 rng(83);
     Case bad = rows_case(rng, SCATTER_DTYPE_F32, SCATTER_REDUCTION_ADD, {50, 3}, 0, {400}, Pattern::OutOfRange);
     bad.options.out_of_range = SCATTER_OUT_OF_RANGE_ERROR;
@@ -313,6 +365,9 @@ TEST_F(RowSort, FailuresWriteNothing) {
     Case zero = rows_case(rng, SCATTER_DTYPE_I32, SCATTER_REDUCTION_DIV, {50, 3}, 0, {400}, Pattern::Random);
     std::memset(zero.updates.data() + 4 * 700, 0, 4);
     check(zero, "a zero divisor");
+    Case bad_element = elements_case(rng, SCATTER_DTYPE_F32, SCATTER_REDUCTION_MUL, {9000}, {5000}, 0, Pattern::OutOfRange);
+    bad_element.options.out_of_range = SCATTER_OUT_OF_RANGE_ERROR;
+    check(bad_element, "elements, an index out of range");
 }
 
 }  // namespace
