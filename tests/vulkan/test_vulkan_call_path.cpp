@@ -151,12 +151,12 @@ TEST_F(CallPath, ProfileNamesEachPassWithItsGpuTime) {
             EXPECT_EQ(p.passes[2].invocations, 64u) << "one workgroup: the 8 fibers in one tile";
         }
 
-        ASSERT_TRUE(mix.call(3));  // host f32 mean into 8192 targets: the target path
+        ASSERT_TRUE(mix.call(3));  // host f32 mean into 8192 targets: the target path, key sort
         ASSERT_EQ(scatter_last_profile(ctx, &p), SCATTER_OK) << scatter_last_error_message();
         names.clear();
         for (uint32_t i = 0; i < p.pass_count; ++i) names.push_back(p.passes[i].name);
         // Host tensors on a device whose memory the host cannot see go through a device copy.
-        std::vector<std::string> want{"fill", "count", "allocate", "place", "sort", "apply_targets"};
+        std::vector<std::string> want{"fill", "item_keys", "key_sort", "key_ranges", "apply_targets"};
         if (!names.empty() && names[0] == "stage_in_and_fill") {
             want[0] = "stage_in_and_fill";
             want.push_back("copy_out_back");
