@@ -175,30 +175,7 @@ Case elements_case(std::mt19937_64& rng, scatter_dtype dtype, scatter_reduction 
     return c;
 }
 
-class KeySort : public VulkanTest {
-protected:
-    void SetUp() override {
-        VulkanTest::SetUp();
-        if (HasFatalFailure() || IsSkipped()) return;
-        scatter_context_desc desc = SCATTER_CONTEXT_DESC_INIT;
-        desc.backend = SCATTER_BACKEND_VULKAN;
-        desc.flags = SCATTER_CONTEXT_FLAG_PROFILE;
-        ASSERT_EQ(scatter_context_create(&desc, &profiled), SCATTER_OK) << scatter_last_error_message();
-    }
-    void TearDown() override {
-        scatter_context_destroy(profiled);
-        VulkanTest::TearDown();
-    }
-
-    bool last_call_ran(const char* pass) {
-        scatter_profile p;
-        p.struct_size = sizeof p;
-        if (scatter_last_profile(profiled, &p) != SCATTER_OK) return false;
-        for (uint32_t i = 0; i < p.pass_count; ++i)
-            if (std::string(p.passes[i].name) == pass) return true;
-        return false;
-    }
-
+class KeySort : public ProfiledVulkanTest {
 public:
     // Runs `c` in every layout against the oracle. A successful reduction must have taken the
     // row sort unless the atomic path took it (order-free reductions) or the sort is switched off.
@@ -222,8 +199,6 @@ public:
             }
         }
     }
-
-    scatter_context profiled = nullptr;
 };
 
 const scatter_dtype kDtypes[] = {SCATTER_DTYPE_F32, SCATTER_DTYPE_F16,  SCATTER_DTYPE_BF16, SCATTER_DTYPE_F64,

@@ -114,31 +114,7 @@ int64_t slab_capacity(uint32_t element_size, bool counts) {
     return words / (std::max<int64_t>(1, element_size / 4) + (counts ? 1 : 0));
 }
 
-class Slab : public VulkanTest {
-protected:
-    void SetUp() override {
-        VulkanTest::SetUp();
-        if (HasFatalFailure() || IsSkipped()) return;
-        scatter_context_desc desc = SCATTER_CONTEXT_DESC_INIT;
-        desc.backend = SCATTER_BACKEND_VULKAN;
-        desc.flags = SCATTER_CONTEXT_FLAG_PROFILE;
-        ASSERT_EQ(scatter_context_create(&desc, &profiled), SCATTER_OK) << scatter_last_error_message();
-    }
-    void TearDown() override {
-        scatter_context_destroy(profiled);
-        VulkanTest::TearDown();
-    }
-
-    // Whether the last call on the profiling context ran the slab pass.
-    bool last_call_took_slab() {
-        scatter_profile p;
-        p.struct_size = sizeof p;
-        if (scatter_last_profile(profiled, &p) != SCATTER_OK) return false;
-        for (uint32_t i = 0; i < p.pass_count; ++i)
-            if (std::string(p.passes[i].name) == "slab") return true;
-        return false;
-    }
-
+class Slab : public ProfiledVulkanTest {
 public:
     // Runs `c` in every layout against the oracle; `slab`: whether the slab pass must run.
     void check(const Case& c, bool slab, const std::string& what) {
@@ -150,12 +126,10 @@ public:
             EXPECT_TRUE(got.out == want.out) << "layout " << int(layout);
             EXPECT_TRUE(got.canary.empty()) << got.canary;
             if (want.status == SCATTER_OK) {
-                EXPECT_EQ(last_call_took_slab(), slab) << "layout " << int(layout);
+                EXPECT_EQ(last_call_ran("slab"), slab) << "layout " << int(layout);
             }
         }
     }
-
-    scatter_context profiled = nullptr;
 };
 
 const scatter_dtype kDtypes[] = {SCATTER_DTYPE_F32, SCATTER_DTYPE_F16,  SCATTER_DTYPE_BF16, SCATTER_DTYPE_F64,
@@ -347,7 +321,7 @@ TEST_F(Slab, AtTheLargestCountItTakesIntoOneTargetTheSumIsExact) {
         };
         auto takes_slab = [&](int64_t n) {
             const Result r = run_case(profiled, ones_into_one_target(n), Layout::Buffer);
-            return r.status == SCATTER_OK && last_call_took_slab();
+            return r.status == SCATTER_OK && last_call_ran("slab");
         };
         int64_t taken = 1, refused = int64_t(1) << 16;
         ASSERT_TRUE(takes_slab(taken)) << scatter_dtype_name(dtype);

@@ -77,4 +77,27 @@ void VulkanTest::TearDown() {
     EXPECT_EQ(log.problems.load(), 0) << "validation layer: " << log.first;
 }
 
+void ProfiledVulkanTest::SetUp() {
+    VulkanTest::SetUp();
+    if (HasFatalFailure() || IsSkipped()) return;
+    scatter_context_desc desc = SCATTER_CONTEXT_DESC_INIT;
+    desc.backend = SCATTER_BACKEND_VULKAN;
+    desc.flags = SCATTER_CONTEXT_FLAG_PROFILE;
+    ASSERT_EQ(scatter_context_create(&desc, &profiled), SCATTER_OK) << scatter_last_error_message();
+}
+
+void ProfiledVulkanTest::TearDown() {
+    scatter_context_destroy(profiled);
+    VulkanTest::TearDown();
+}
+
+bool ProfiledVulkanTest::last_call_ran(const char* pass) {
+    scatter_profile p;
+    p.struct_size = sizeof p;
+    if (scatter_last_profile(profiled, &p) != SCATTER_OK) return false;
+    for (uint32_t i = 0; i < p.pass_count; ++i)
+        if (std::string(p.passes[i].name) == pass) return true;
+    return false;
+}
+
 }  // namespace vulkan_test

@@ -30,6 +30,20 @@ protected:
     ValidationLog log;
 };
 
+// A VulkanTest with a profiling Vulkan context (`profiled`): a test asks which passes its last
+// call on it ran, e.g. whether a path was taken.
+class ProfiledVulkanTest : public VulkanTest {
+protected:
+    void SetUp() override;
+    void TearDown() override;
+
+public:
+    // Whether the last call on `profiled` ran a pass named `pass`.
+    bool last_call_ran(const char* pass);
+
+    scatter_context profiled = nullptr;
+};
+
 // Creates a Vulkan context with validation whose messages go to `log`; OK or the failure.
 scatter_status create_vulkan_context(ValidationLog* log, scatter_context* out);
 
