@@ -195,7 +195,7 @@ void key_range(uint id) {
     if (id + 1u < pc.count && scratch_word(base + id + 1u) == key) return;  // not its run's last
     uint first = run_first(base, id, key);
     uint n = id + 1u - first;
-    // As in ALLOCATE: APPLY_TARGETS's loop over this row would be cut short on a loop-limited driver.
+    // As in ALLOCATE: APPLY_TARGETS's loop over this key would be cut short on a loop-limited driver.
     uint limit = uint(param(P_HITS_LIMIT));
     if (limit != 0u && n > limit) atomicMin(status_words[S_LOOP_LIMIT], ~n);
     scratch_store_word(bucket_word(P_START_BASE, int(key)), first);

@@ -169,7 +169,7 @@ void scatter_tile(uint tile, uint pass) {
     barrier();
     uint count = header(RADIX_SORT_H_COUNT);
     uint source = pass & 1u;
-    uint item_keys = header(RADIX_SORT_H_KEYS + source), keys_out = header(RADIX_SORT_H_KEYS + (source ^ 1u));
+    uint keys_in = header(RADIX_SORT_H_KEYS + source), keys_out = header(RADIX_SORT_H_KEYS + (source ^ 1u));
     uint payloads_in = header(RADIX_SORT_H_PAYLOADS + source);
     uint payloads_out = header(RADIX_SORT_H_PAYLOADS + (source ^ 1u));
     bool implicit_payload = pass == 0u && header(RADIX_SORT_H_IMPLICIT_PAYLOAD) != 0u;
@@ -181,7 +181,7 @@ void scatter_tile(uint tile, uint pass) {
         bool live = item < count;
         uint key = 0u, payload = 0u, digit = 0u;
         if (live) {
-            key = load(item_keys + item);
+            key = load(keys_in + item);
             payload = implicit_payload ? item : load(payloads_in + item);
             digit = digit_of(key, pass);
             atomicOr(round_masks[digit * MASK_WORDS + word], bit);

@@ -49,7 +49,7 @@ struct PathAlignment {
 struct TargetLayout {
     int64_t keys = 0, items = 0;
     uint64_t winner = 0, counts = 0, total = 0, start = 0, rank = 0, list = 0;
-    bool key_sort = false;         // (`total` is then the order word: 0 while the slices' keys
+    bool key_sort = false;         // (`total` is then the order word: 0 while the items' keys
                                    // are in order, which skips the sort; see P_KEY_ORDER_WORD)
     RadixSortLayout sort;          // key_sort: keys 0..keys (keys: a skipped item), in scratch
     uint64_t item_keys = 0;        // key_sort: where ITEM_KEYS writes them (the sort's slot 0)

@@ -13,11 +13,11 @@
 // compute barrier. Keys and payloads ping-pong between two slots; the result is in slot
 // passes % 2 (radix_sort_result_slot).
 //
-// Usage: radix_sort_layout() (vk_radix_sort_layout.h) places the sort in scratch; the caller writes keys (and payloads,
-// unless implicit) to slot 0 and makes them visible to compute shaders; record_radix_sort()
-// records everything else into the command buffer, ending with a barrier that makes the result
-// visible to compute shaders and transfers (nothing at all when count or bits is 0: the pairs
-// are in slot 0 already).
+// Usage: radix_sort_layout() (vk_radix_sort_layout.h) places the sort in scratch; the caller
+// writes keys (and payloads, unless implicit) to slot 0 and makes them visible to compute
+// shaders; record_radix_sort() records everything else into the command buffer, ending with a
+// barrier that makes the result visible to compute shaders and transfers (nothing at all when
+// count or bits is 0: the pairs are in slot 0 already).
 #pragma once
 
 #include "vulkan/vk_device.h"
