@@ -22,6 +22,8 @@
 //              embedding updates, indices sorted along the last axis).
 //   KEY_RANGES at the last item of each key in sorted order: the key's range of the sorted items
 //              (start, count), found by a galloping search back to the run's first.
+//   CHUNK_ARGS on a loop-limited driver (lavapipe), where APPLY_TARGETS folds a key's updates in
+//              chunk passes: the indirect grid of each chunk pass, empty where no key reaches it.
 // The scatter pass then reads winner or count/start/list (scatter.comp, target modes).
 #extension GL_GOOGLE_include_directive : require
 #include "common.glsl"
@@ -195,15 +197,34 @@ void key_range(uint id) {
     if (id + 1u < pc.count && scratch_word(base + id + 1u) == key) return;  // not its run's last
     uint first = run_first(base, id, key);
     uint n = id + 1u - first;
-    // As in ALLOCATE: APPLY_TARGETS's loop over this key would be cut short on a loop-limited driver.
-    uint limit = uint(param(P_HITS_LIMIT));
+    // As in ALLOCATE: APPLY_TARGETS's loops over this key would be cut short on a loop-limited
+    // driver, beyond the chunks it is recorded with; within them, CHUNK_ARGS needs the longest.
+    uint limit = uint(param(P_HITS_LIMIT)), chunk = uint(param(P_CHUNK_ITEMS));
     if (limit != 0u && n > limit) atomicMin(status_words[S_LOOP_LIMIT], ~n);
+    if (chunk != 0u && n > chunk) atomicMin(status_words[S_KEY_HITS], ~n);
     scratch_store_word(bucket_word(P_START_BASE, int(key)), first);
     scratch_store_word(bucket_word(P_COUNTS_BASE, int(key)), n);
 }
 
+// CHUNK_ARGS, invocation c - 1 for chunk pass c >= 1 of APPLY_TARGETS: the whole grid while some
+// key has more than c chunks' worth of updates, else none. Written even after a failure (the
+// passes then return at once): the words hold SCATTER_STATUS_NONE until here.
+void chunk_args(uint id) {
+    if (id >= pc.count) return;
+    uint longest = ~status_words[S_KEY_HITS];  // 0 when no key exceeds one chunk
+    bool needed = longest > (id + 1u) * uint(param(P_CHUNK_ITEMS));
+    uint at = S_WORDS + 3u * id;
+    status_words[at] = needed ? uint(param(P_CHUNK_GRID_X)) : 0u;
+    status_words[at + 1u] = needed ? uint(param(P_CHUNK_GRID_Y)) : 1u;
+    status_words[at + 2u] = 1u;
+}
+
 void main() {
     uint id = invocation_index();
+    if (pc.mode == SCATTER_MODE_CHUNK_ARGS) {
+        chunk_args(id);
+        return;
+    }
     if (pc.mode == SCATTER_MODE_ALLOCATE) {
         allocate_ranges(id);
         return;

@@ -5,7 +5,8 @@
 // Target-parallel (the default; buckets.comp prepares it): one invocation per out element.
 //   GATHER_WINNER  `none`: copies the winning update, or data where no update lands.
 //   APPLY_TARGETS  reductions: folds the target's sorted updates in a register, then applies
-//                  exclude_self and mean, and writes out once (data where no update lands).
+//                  exclude_self and mean, and writes out once (data where no update lands);
+//                  on a loop-limited driver, in chunk passes of a bounded number of updates.
 // Both also do the copy out = data, so no separate copy pass runs.
 //
 // Slab (elements, when a fiber's targets fit in shared memory; a fiber is out along the axis,
@@ -324,30 +325,42 @@ uvec4 load_data_element(uint byte) {
 
 // Reductions: folds t's updates, sorted into row-major order by the buckets passes, into a
 // register and writes out[t] once (data[t] when no update reaches it: no separate copy pass).
-void apply_target(int t) {
+// On a loop-limited driver with the key sort, pass `chunk` folds the key's updates
+// [chunk, chunk + 1) x P_CHUNK_ITEMS, from out as the previous chunk pass left it (the value is
+// the out dtype's own bits between steps, so nothing is lost); the last one applies mean.
+void apply_target(int t, uint chunk) {
     int update_base;
     int key = target_key(t, update_base);
     uint hits = scratch_word(uint(param(P_COUNTS_BASE) + key));
+    uint per_chunk = uint(param(P_CHUNK_ITEMS));
+    uint begin = chunk * per_chunk;
+    if (chunk > 0u && hits <= begin) return;  // this key was done in an earlier pass
     uint to = tensor_byte(T_OUT, offset_of_flat(T_OUT, t));
     if (hits == 0u && in_place()) return;
-    uvec4 self = in_place() ? load_out_element(to) : load_data_element(tensor_byte(T_DATA, offset_of_flat(T_DATA, t)));
-    if (hits == 0u) {
-        store_out_element(to, self);
-        return;
-    }
     uint reduction = uint(param(P_REDUCTION));
     bool exclude = param(P_EXCLUDE_SELF) != 0;
-    uvec4 value = exclude ? identity_raw(reduction) : self;
+    uvec4 value;
+    if (chunk > 0u) {
+        value = load_out_element(to);
+    } else {
+        uvec4 self = in_place() ? load_out_element(to) : load_data_element(tensor_byte(T_DATA, offset_of_flat(T_DATA, t)));
+        if (hits == 0u) {
+            store_out_element(to, self);
+            return;
+        }
+        value = exclude ? identity_raw(reduction) : self;
+    }
+    uint end = per_chunk == 0u ? hits : min(hits, begin + per_chunk);
     uint start = scratch_word(uint(param(P_START_BASE) + key));
     uint first = uint(param(P_LIST_BASE)) + start;
     // The key sort skipped for items already in order: the list is the identity.
     int order_word = param(P_KEY_ORDER_WORD);
     bool identity_list = order_word >= 0 && scratch_word(uint(order_word)) == 0u;
-    for (uint k = 0u; k < hits; ++k) {
+    for (uint k = begin; k < end; ++k) {
         int item = identity_list ? int(start + k) : int(scratch_word(first + k));
         value = step_raw(reduction, value, load_update_element(tensor_byte(T_UPDATES, item_update_offset(item, update_base))));
     }
-    if (reduction == R_MEAN) value = mean_raw(value, hits + (exclude ? 0u : 1u));
+    if (reduction == R_MEAN && end == hits) value = mean_raw(value, hits + (exclude ? 0u : 1u));
     store_out_element(to, value);
 }
 
@@ -460,8 +473,8 @@ void main() {
         return;
     }
 #else
-    if (pc.mode == SCATTER_MODE_APPLY_TARGETS) {
-        apply_target(int(id));
+    if ((pc.mode & SCATTER_MODE_MASK) == SCATTER_MODE_APPLY_TARGETS) {
+        apply_target(int(id), pc.mode >> SCATTER_MODE_BITS);
         return;
     }
 #endif

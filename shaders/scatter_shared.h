@@ -51,6 +51,11 @@
 #define SCATTER_MODE_SORT 4              /* buckets pass: each range into row-major order */
 #define SCATTER_MODE_ITEM_KEYS 5         /* buckets pass: each item's key for the radix sort */
 #define SCATTER_MODE_KEY_RANGES 6        /* buckets pass: each key's range of the sorted items */
+#define SCATTER_MODE_CHUNK_ARGS 7        /* buckets pass: the chunked APPLY_TARGETS' dispatch sizes */
+/* APPLY_TARGETS on a loop-limited driver folds a key's updates in chunks, one pass each: the
+ * chunk's number sits above the mode's bits. */
+#define SCATTER_MODE_BITS 8
+#define SCATTER_MODE_MASK 0xffu
 
 /* Operation kinds in the parameter block: scatter_op's values in include/scatter/scatter.h, so a
  * name means one number everywhere (src/vulkan/vk_operation.cpp checks them at compile time). */
@@ -93,7 +98,8 @@
 #define P_FIRST_NAN_BASE 28  /* atomic path, float max/min: per out element, the first NaN
                                 update's id (0xffffffff: none) */
 #define P_HITS_LIMIT 29      /* target path on a loop-limited driver (src/vulkan/vk_loop_limit.h):
-                                the most updates one key may take, 0 = no limit */
+                                the most updates one key may take, 0 = no limit (with the key
+                                sort: chunks x P_CHUNK_ITEMS) */
 #define P_SLAB_COLUMNS 30    /* slab path: fibers per tile, adjacent along out's last dim (1 when
                                 the axis is the last dim) */
 #define P_ITEM_KEYS_BASE 31  /* key sort: where ITEM_KEYS writes each item's key (its target,
@@ -106,7 +112,11 @@
                                 is its flat position: no division per dimension) */
 #define P_KEY_COUNT 35       /* target path: keys (out elements, or target rows); the sorted
                                 path's key of a skipped item */
-#define P_TENSORS 36         /* first tensor block (a multiple of 4: the block is ivec4s) */
+#define P_CHUNK_ITEMS 36     /* key sort on a loop-limited driver: the updates of a key one
+                                APPLY_TARGETS pass folds (chunk c: [c, c + 1) x this); 0 = all */
+#define P_CHUNK_GRID_X 37    /* ... and APPLY_TARGETS' grid, which CHUNK_ARGS gives to each chunk */
+#define P_CHUNK_GRID_Y 38    /* pass a key still needs, else 0 workgroups */
+#define P_TENSORS 40         /* first tensor block (a multiple of 4: the block is ivec4s) */
 
 /* One tensor block: rank, element size, byte position of element 0 in the bound windows,
  * then shape and strides (in elements). */
@@ -130,7 +140,10 @@
 #define S_BAD_INDEX 0
 #define S_BAD_DIVISOR 1
 #define S_LOOP_LIMIT 2 /* ~(the largest update count of a key) when one exceeds P_HITS_LIMIT */
+#define S_KEY_HITS 3   /* chunked APPLY_TARGETS: ~(the largest update count of a key) when one
+                          exceeds P_CHUNK_ITEMS */
 #define S_WORDS 4
+/* After the status words: chunk c >= 1's indirect dispatch (x, y, z) at S_WORDS + 3 (c - 1). */
 #define SCATTER_STATUS_NONE 0xffffffffu
 
 /* Element types of the scatter shader's variants (the build compiles one per value). */

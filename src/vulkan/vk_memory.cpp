@@ -21,7 +21,8 @@ Status allocate(VulkanDevice& device, uint64_t size, MemoryUse use, Allocation* 
     auto info = vk_struct<VkBufferCreateInfo>(VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO);
     info.size = a.size;
     info.usage = VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_TRANSFER_SRC_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT;
-    if (use == MemoryUse::Staging) info.usage |= VK_BUFFER_USAGE_UNIFORM_BUFFER_BIT;  // the parameter block
+    // The parameter block, and the chunked APPLY_TARGETS' dispatch sizes among the status words.
+    if (use == MemoryUse::Staging) info.usage |= VK_BUFFER_USAGE_UNIFORM_BUFFER_BIT | VK_BUFFER_USAGE_INDIRECT_BUFFER_BIT;
     info.sharingMode = VK_SHARING_MODE_EXCLUSIVE;
     SCATTER_VK_CHECK(device.vk.vkCreateBuffer(device.device, &info, nullptr, &a.buffer), "vkCreateBuffer");
     VkMemoryRequirements requirements{};

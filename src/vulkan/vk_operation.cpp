@@ -40,6 +40,16 @@ Status check_int32_geometry(const char* name, const TensorView& v) {
     return Status();
 }
 
+// A pass's grid: whole workgroups, more than 65535 of them folded into two dimensions.
+struct Grid {
+    uint32_t x = 0, y = 0;
+};
+Grid grid_of(int64_t invocations) {
+    const uint64_t groups = (uint64_t(invocations) + SCATTER_WORKGROUP_SIZE - 1) / SCATTER_WORKGROUP_SIZE;
+    const uint32_t x = uint32_t(std::min<uint64_t>(groups, SCATTER_MAX_GRID_X));
+    return {x, x == 0 ? 0 : uint32_t((groups + x - 1) / x)};
+}
+
 uint32_t log2_of(uint64_t power_of_two) {
     uint32_t s = 0;
     while ((uint64_t(1) << s) < power_of_two) ++s;
@@ -136,6 +146,12 @@ void RecordedOperation::fill_parameters(int32_t* p) const {
     p[P_SORTED_KEYS_BASE] = int32_t(target.sorted_keys);
     p[P_KEY_ORDER_WORD] = target.key_sort ? int32_t(target.total) : -1;
     p[P_KEY_COUNT] = int32_t(target.keys);
+    if (chunk_passes() > 1) {
+        const Grid grid = grid_of(plan.out.element_count);
+        p[P_CHUNK_ITEMS] = int32_t(target.chunk_items);
+        p[P_CHUNK_GRID_X] = int32_t(grid.x);
+        p[P_CHUNK_GRID_Y] = int32_t(grid.y);
+    }
     p[P_FLOAT_TEST] = (device_.algorithms.keep_subnormals ? 0 : SCATTER_FLOAT_TEST_FLUSH) |
                       (device_.algorithms.float_fast_path ? 0 : SCATTER_FLOAT_TEST_SOFT);
     p[P_SLICE_OFFSET_BASE] = 0;
@@ -184,7 +200,7 @@ Status RecordedOperation::write_descriptors() {
     VkBuffer arena = arena_.allocation.buffer;
     VkDescriptorBufferInfo infos[2 + 5 * SCATTER_WINDOWS];
     infos[0] = {arena, params_at_, P_TOTAL_INTS * sizeof(int32_t)};
-    infos[1] = {arena, status_at_, S_WORDS * sizeof(uint32_t)};
+    infos[1] = {arena, status_at_, status_words() * sizeof(uint32_t)};
     Binding scratch{scratch_.allocation.buffer, scratch_.allocation.size, 0, 0};
     const Binding* windowed[5] = {&out_, &data_, &indices_, &updates_, &scratch};
     for (int s = 0; s < 5; ++s) {
@@ -237,17 +253,49 @@ void RecordedOperation::dispatch(VkCommandBuffer cmd, VkPipeline pipeline, uint3
     device_.vk.vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, pipelines_.layout(), 0, 1, &descriptors_.set, 0, nullptr);
     PushConstants push{mode, uint32_t(count)};
     device_.vk.vkCmdPushConstants(cmd, pipelines_.layout(), VK_SHADER_STAGE_COMPUTE_BIT, 0, sizeof push, &push);
-    // A grid of more than 65535 workgroups is folded into two dimensions.
-    uint64_t groups = (uint64_t(count) + SCATTER_WORKGROUP_SIZE - 1) / SCATTER_WORKGROUP_SIZE;
-    uint32_t x = uint32_t(std::min<uint64_t>(groups, SCATTER_MAX_GRID_X));
-    uint32_t y = uint32_t((groups + x - 1) / x);
-    device_.vk.vkCmdDispatch(cmd, x, y, 1);
+    const Grid grid = grid_of(count);
+    device_.vk.vkCmdDispatch(cmd, grid.x, grid.y, 1);
     auto barrier = vk_struct<VkMemoryBarrier>(VK_STRUCTURE_TYPE_MEMORY_BARRIER);
     barrier.srcAccessMask = VK_ACCESS_SHADER_WRITE_BIT;
     barrier.dstAccessMask = VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT;
     device_.vk.vkCmdPipelineBarrier(cmd, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, 0,
                                     1, &barrier, 0, nullptr, 0, nullptr);
     if (timer_ != nullptr) timer_->mark(cmd, name, uint64_t(count));
+}
+
+uint32_t RecordedOperation::chunk_passes() const {
+    const TargetLayout& t = path_.target;
+    const bool chunked = path_.path == VulkanPath::Target && t.key_sort && plan_.reduction != SCATTER_REDUCTION_NONE;
+    return chunked ? t.chunks : 1;
+}
+
+// Laid out before the path is chosen (which depends on where the tensors are bound): room for
+// every chunk pass a loop-limited driver may record.
+uint64_t RecordedOperation::status_words() const {
+    return S_WORDS + (device_.loop_limit != 0 ? 3 * uint64_t(kMaxTargetChunks - 1) : 0);
+}
+
+void RecordedOperation::dispatch_chunks(VkCommandBuffer cmd, VkPipeline buckets, VkPipeline scatter) {
+    const VolkDeviceTable& vk = device_.vk;
+    const uint32_t passes = chunk_passes();
+    dispatch(cmd, buckets, SCATTER_MODE_CHUNK_ARGS, passes - 1, "chunk_args");
+    auto args_written = vk_struct<VkMemoryBarrier>(VK_STRUCTURE_TYPE_MEMORY_BARRIER);
+    args_written.srcAccessMask = VK_ACCESS_SHADER_WRITE_BIT;
+    args_written.dstAccessMask = VK_ACCESS_INDIRECT_COMMAND_READ_BIT;
+    vk.vkCmdPipelineBarrier(cmd, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_PIPELINE_STAGE_DRAW_INDIRECT_BIT, 0, 1,
+                            &args_written, 0, nullptr, 0, nullptr);
+    vk.vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, scatter);
+    auto folded = vk_struct<VkMemoryBarrier>(VK_STRUCTURE_TYPE_MEMORY_BARRIER);
+    folded.srcAccessMask = VK_ACCESS_SHADER_WRITE_BIT;
+    folded.dstAccessMask = VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT;
+    for (uint32_t chunk = 1; chunk < passes; ++chunk) {
+        PushConstants push{SCATTER_MODE_APPLY_TARGETS | chunk << SCATTER_MODE_BITS, uint32_t(plan_.out.element_count)};
+        vk.vkCmdPushConstants(cmd, pipelines_.layout(), VK_SHADER_STAGE_COMPUTE_BIT, 0, sizeof push, &push);
+        vk.vkCmdDispatchIndirect(cmd, arena_.allocation.buffer, status_at_ + (S_WORDS + 3 * (chunk - 1)) * 4);
+        vk.vkCmdPipelineBarrier(cmd, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, 0, 1,
+                                &folded, 0, nullptr, 0, nullptr);
+    }
+    if (timer_ != nullptr) timer_->mark(cmd, "apply_chunks", uint64_t(passes - 1));
 }
 
 Status RecordedOperation::record(const OpPlan& plan, VkCommandBuffer cmd, bool allow_host_out, PassTimer* timer) {
@@ -269,7 +317,7 @@ Status RecordedOperation::record(const OpPlan& plan, VkCommandBuffer cmd, bool a
         return at;
     };
     params_at_ = reserve(P_TOTAL_INTS * sizeof(int32_t));
-    status_at_ = reserve(S_WORDS * sizeof(uint32_t));
+    status_at_ = reserve(status_words() * sizeof(uint32_t));
     auto staged_size = [](const TensorView& v) { return uint64_t(v.end_byte - v.min_byte); };
     uint64_t data_at = 0, indices_at = 0, updates_at = 0;
     staged_begin_ = cursor;
@@ -342,7 +390,7 @@ Status RecordedOperation::record(const OpPlan& plan, VkCommandBuffer cmd, bool a
     const VulkanPath path = path_.path;
     const bool small = path == VulkanPath::Small;
     if (!small)
-        vk.vkCmdFillBuffer(cmd, arena_.allocation.buffer, status_at_, S_WORDS * sizeof(uint32_t), SCATTER_STATUS_NONE);
+        vk.vkCmdFillBuffer(cmd, arena_.allocation.buffer, status_at_, status_words() * sizeof(uint32_t), SCATTER_STATUS_NONE);
     if (mirrored()) {
         VkBufferCopy in{staged_begin_, 0, staged_end_ - staged_begin_};
         vk.vkCmdCopyBuffer(cmd, arena_.allocation.buffer, mirror_.allocation.buffer, 1, &in);
@@ -474,7 +522,10 @@ Status RecordedOperation::check_loop_limit() {
         p.no_updates())
         return Status();
     if (path == VulkanPath::Target) {  // `none` takes one winner per key, no loop; reductions sort and fold
-        if (p.reduction != SCATTER_REDUCTION_NONE) hits_limit_ = loop_limited_items(p, device_.loop_limit, true);
+        const TargetLayout& t = path_.target;
+        if (p.reduction != SCATTER_REDUCTION_NONE)
+            hits_limit_ = t.key_sort && t.chunk_items != 0 ? t.chunk_items * t.chunks
+                                                           : loop_limited_items(p, device_.loop_limit, true);
         return Status();
     }
     // Owner-computes: each column folds the whole axis (elements) or every slice (rows/nd).
@@ -501,6 +552,7 @@ Status RecordedOperation::record_target_passes(VkCommandBuffer cmd, VkPipeline b
         if (timer_ != nullptr) timer_->mark(cmd, "key_sort", uint64_t(t.items));
         dispatch(cmd, buckets, SCATTER_MODE_KEY_RANGES, t.items, "key_ranges");
         dispatch(cmd, scatter, SCATTER_MODE_APPLY_TARGETS, plan_.out.element_count, "apply_targets");
+        if (chunk_passes() > 1) dispatch_chunks(cmd, buckets, scatter);
         return Status();
     }
     dispatch(cmd, buckets, SCATTER_MODE_COUNT, t.items, "count");

@@ -74,6 +74,14 @@ private:
     Status write_descriptors();
     // One pass of `count` invocations (`name` in profiles), then a compute barrier.
     void dispatch(VkCommandBuffer cmd, VkPipeline pipeline, uint32_t mode, int64_t count, const char* name);
+    // APPLY_TARGETS' passes after the first on a loop-limited driver, each as large as
+    // CHUNK_ARGS decided on the device (none once every key is folded).
+    void dispatch_chunks(VkCommandBuffer cmd, VkPipeline buckets, VkPipeline scatter);
+    // APPLY_TARGETS' passes: more than 1 only for the key sort on a loop-limited driver.
+    uint32_t chunk_passes() const;
+    // The status words: S_WORDS, then on a loop-limited driver each chunk pass's indirect
+    // dispatch after the first.
+    uint64_t status_words() const;
     // The failure the status words recorded, reported as the CPU backend does (core/index_check.h).
     Status bad_index() const;
     Status zero_divisor() const;

@@ -167,6 +167,12 @@ PathChoice choose_path(const OpPlan& p, const PathDevice& d, const PathAlignment
         t.winner = take(t.keys);
     } else if (sorted) {
         t.key_sort = true;
+        const uint32_t per_pass = d.loop_limit != 0 ? loop_limited_items(p, d.loop_limit, true) : 0;
+        if (per_pass != 0) {  // APPLY_TARGETS in chunks a loop-limited invocation can fold
+            t.chunk_items = per_pass;
+            const int64_t needed = (t.items + per_pass - 1) / per_pass;
+            t.chunks = uint32_t(std::clamp<int64_t>(needed, 1, kMaxTargetChunks));
+        }
         t.item_keys = t.sort.keys[0];
         t.sorted_keys = t.sort.keys[radix_sort_result_slot(t.sort)];
         t.list = t.sort.payloads[radix_sort_result_slot(t.sort)];

@@ -54,7 +54,15 @@ struct TargetLayout {
     RadixSortLayout sort;          // key_sort: keys 0..keys (keys: a skipped item), in scratch
     uint64_t item_keys = 0;        // key_sort: where ITEM_KEYS writes them (the sort's slot 0)
     uint64_t sorted_keys = 0;      // key_sort: the sorted keys (the result slot)
+    // key_sort on a loop-limited driver: APPLY_TARGETS folds at most chunk_items updates of a key
+    // per pass, in up to `chunks` passes (kMaxTargetChunks); 0 and 1 where one pass folds all.
+    uint32_t chunk_items = 0;
+    uint32_t chunks = 1;
 };
+
+// The most chunk passes a call records: each is a dispatch and a barrier even when empty, so a
+// key with more than kMaxTargetChunks x chunk_items updates still fails on such a driver.
+constexpr uint32_t kMaxTargetChunks = 512;
 
 struct PathChoice {
     VulkanPath path = VulkanPath::Owner;

@@ -310,6 +310,40 @@ TEST(VulkanPath, TargetPathReductionsSortTheirItemsByKey) {
     EXPECT_FALSE(c.target.key_sort);
 }
 
+// On a loop-limited driver the key sort's APPLY_TARGETS folds a key's updates in chunks of what
+// one invocation can fold: as many passes as the items could need, up to kMaxTargetChunks.
+TEST(VulkanPath, KeySortOnALoopLimitedDriverFoldsInChunks) {
+    OpPlan p = rows(SCATTER_DTYPE_F32, 16, 3, 1000000, SCATTER_REDUCTION_ADD);
+    PathChoice c = choose(p, nvidia());
+    ASSERT_TRUE(c.target.key_sort);
+    EXPECT_EQ(c.target.chunk_items, 0u);  // no loop limit: one pass folds every update
+    EXPECT_EQ(c.target.chunks, 1u);
+    const PathDevice d = lavapipe();
+    c = choose(p, d);
+    ASSERT_EQ(c.path, VulkanPath::Target) << c.why;
+    ASSERT_TRUE(c.target.key_sort);
+    const uint32_t per_pass = loop_limited_items(p, d.loop_limit, true);
+    EXPECT_EQ(c.target.chunk_items, per_pass);
+    EXPECT_EQ(c.target.chunks, (1000000 + per_pass - 1) / per_pass);
+    // Items that one pass folds however they collide: one chunk; one more: two.
+    p = rows(SCATTER_DTYPE_F32, 16, 3, per_pass, SCATTER_REDUCTION_ADD);
+    EXPECT_EQ(choose(p, d).target.chunks, 1u);
+    p = rows(SCATTER_DTYPE_F32, 16, 3, per_pass + 1, SCATTER_REDUCTION_ADD);
+    EXPECT_EQ(choose(p, d).target.chunks, 2u);
+    // Capped: 4M items would need over a thousand passes; kMaxTargetChunks are recorded.
+    p = rows(SCATTER_DTYPE_F32, 16, 3, 4 << 20, SCATTER_REDUCTION_ADD);
+    EXPECT_EQ(choose(p, d).target.chunks, kMaxTargetChunks);
+    // Slower folds take smaller chunks (f32 division is exact and long on llvmpipe).
+    p = rows(SCATTER_DTYPE_F32, 16, 3, 1000000, SCATTER_REDUCTION_DIV);
+    EXPECT_LT(choose(p, d).target.chunk_items, per_pass);
+    // The bucket passes sort each key's range in one invocation: no chunks there.
+    PathDevice no_sort = d;
+    no_sort.algorithms.key_sort = false;
+    p = rows(SCATTER_DTYPE_F32, 16, 3, 1000000, SCATTER_REDUCTION_ADD);
+    EXPECT_EQ(choose(p, no_sort).target.chunks, 1u);
+    EXPECT_EQ(choose(p, no_sort).target.chunk_items, 0u);
+}
+
 TEST(VulkanPath, TargetTablesBeyondScratchTakeTheOwnerPath) {
     PathDevice d = nvidia();
     d.window_bytes = 1 << 16;  // 4 windows of 16 Ki words

@@ -295,6 +295,28 @@ TEST_F(KeySort, OneRowHitThousandsOfTimes) {
     check(c, "f64 mean, 8000 tuples into 4 rows");
 }
 
+// A million slices into one row (issue 13's "1M updates into 16 rows"), and folds past what one
+// llvmpipe invocation may loop through: there APPLY_TARGETS folds each key in chunk passes, each
+// continuing from out as the last left it, mean and exclude_self applied once; a GPU folds them
+// in one pass. With the key sort hidden the bucket passes keep the loop limit (LoopLimit.*).
+TEST_F(KeySort, KeysPastTheLoopLimitFoldInChunks) {
+    if (switched_off("key_sort")) GTEST_SKIP() << "the bucket passes refuse these on llvmpipe (LoopLimit.*)";
+    std::mt19937_64 rng(97);
+    check(rows_case(rng, SCATTER_DTYPE_F32, SCATTER_REDUCTION_ADD, {16, 3}, 0, {1000000}, Pattern::OneRow),
+          "f32 add, 10^6 slices into row 5 of 16");
+    Case mean = nd_case(rng, SCATTER_DTYPE_F64, SCATTER_REDUCTION_MEAN, {4, 4, 2}, 2, 30000, Pattern::FourHotRows);
+    mean.options.flags |= SCATTER_OPTION_EXCLUDE_SELF;
+    mean.in_place = true;
+    check(mean, "f64 mean exclude_self in place, 30000 tuples into 4 rows");
+    check(rows_case(rng, SCATTER_DTYPE_F16, SCATTER_REDUCTION_MEAN, {7, 5}, 1, {3, 9000}, Pattern::OneRow),
+          "f16 mean, 27000 slices into one row, axis 1");
+    // f32 division: the longest fold per update (exact, in integer arithmetic on llvmpipe).
+    check(elements_case(rng, SCATTER_DTYPE_F32, SCATTER_REDUCTION_DIV, {9000}, {20000}, 0, Pattern::OneRow),
+          "f32 div, 20000 elements into one target");
+    check(elements_case(rng, SCATTER_DTYPE_C64, SCATTER_REDUCTION_MUL, {2, 9000}, {2, 12000}, 1, Pattern::FourHotRows),
+          "c64 mul, 12000 elements per fiber into 4 targets");
+}
+
 // 0-d indices (rows), indices of rank 3, nd with k = rank (one element per slice), and strides
 // through the host-strided layout of check().
 TEST_F(KeySort, IndexShapesAtTheEdges) {

@@ -4,7 +4,8 @@
 // calls with UNSUPPORTED before writing anything. These tests find the limit the library states
 // for each dtype, reduction, op and rank, then check that a call at the limit gives the CPU's
 // bits (so the cost model behind the limit is conservative) and one past it fails cleanly.
-// ctest runs them on the target-parallel path and, with it hidden, on the owner-computes path.
+// ctest runs them on the target-parallel path's bucket passes and, with it hidden, on the
+// owner-computes path.
 #include "vulkan_env.h"
 
 #include <cstdint>
@@ -19,11 +20,14 @@ namespace {
 
 // The slab path (elements along the last axis, as these one-target cases are) takes a call only
 // while its own bound on loop iterations holds and refuses none, falling back to the target
-// path: these tests state the limits of the target and owner paths, so the slab path is hidden
-// from this process before any context exists (test_vulkan_slab.cpp checks the slab's bound).
-const bool kSlabPathHidden = [] {
+// path; the key sort folds a key in as many chunk passes as it needs (KeySort.* test that, up
+// to kMaxTargetChunks of them, beyond the sizes tests here can afford). These tests state the
+// limits of the bucket passes and of the owner path, so both others are hidden from this process
+// before any context exists (test_vulkan_slab.cpp checks the slab's bound).
+const bool kSlabPathAndKeySortHidden = [] {
     const char* hidden = std::getenv("SCATTER_VULKAN_DISABLE_FEATURES");
-    std::string list = hidden != nullptr && *hidden != '\0' ? std::string(hidden) + ",slab_path" : "slab_path";
+    const char* ours = "slab_path,key_sort";
+    std::string list = hidden != nullptr && *hidden != '\0' ? std::string(hidden) + "," + ours : ours;
     return setenv("SCATTER_VULKAN_DISABLE_FEATURES", list.c_str(), 1) == 0;
 }();
 
