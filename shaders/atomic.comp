@@ -26,7 +26,7 @@
 #include "common.glsl"
 #include "element_math.glsl"
 
-#if SCATTER_DTYPE == 4 || SCATTER_DTYPE == 8 || SCATTER_DTYPE == 12 || SCATTER_DTYPE == 14
+#if SCATTER_DTYPE == SCATTER_DTYPE_F64 || SCATTER_DTYPE == SCATTER_DTYPE_I64 || SCATTER_DTYPE == SCATTER_DTYPE_U64 || SCATTER_DTYPE == SCATTER_DTYPE_C64
 #define ATOMIC_WIDE 1
 #extension GL_EXT_shader_explicit_arithmetic_types_int64 : require
 #extension GL_EXT_shader_atomic_int64 : require
@@ -87,7 +87,7 @@ bool locate(int id, out int out_offset, out int update_offset, out int key) {
 // same bits); FIRST_NAN then writes each target's first NaN update, unless self was NaN.
 #define FLOAT_MAX_MIN 1
 bool element_is_nan(uvec4 v) {
-#if SCATTER_DTYPE == 4
+#if SCATTER_DTYPE == SCATTER_DTYPE_F64
     return real_is_nan(real_of(v.xy));
 #else
     return real_is_nan(widen(v.x));
@@ -111,15 +111,15 @@ SCATTER_WINDOW_ATOMIC(out_add_word, out_windows, atomicAdd)
 // Integer max/min of 4 and 8 bytes: the device's atomicMax/atomicMin on a signed or unsigned view
 // of out, one atomic per update; a compare-and-swap loop retries under contention (on the H100,
 // 16M f32 updates into 4096 targets by CAS took 17 ms against 0.49 ms for a native atomic).
-#if SCATTER_DTYPE == 7
+#if SCATTER_DTYPE == SCATTER_DTYPE_I32
 layout(std430, binding = SCATTER_BINDING_OUT) buffer OutWindowI32 { int w[]; } out_i32_windows[SCATTER_WINDOWS];
 #define NATIVE_MAX_MIN(WINDOW, OP) OP(out_i32_windows[WINDOW].w[o], int(u.x))
-#elif SCATTER_DTYPE == 11
+#elif SCATTER_DTYPE == SCATTER_DTYPE_U32
 #define NATIVE_MAX_MIN(WINDOW, OP) OP(out_windows[WINDOW].w[o], u.x)
-#elif SCATTER_DTYPE == 8
+#elif SCATTER_DTYPE == SCATTER_DTYPE_I64
 layout(std430, binding = SCATTER_BINDING_OUT) buffer OutWindowI64 { int64_t w[]; } out_i64_windows[SCATTER_WINDOWS];
 #define NATIVE_MAX_MIN(WINDOW, OP) OP(out_i64_windows[WINDOW].w[o], int64_t(packUint2x32(u.xy)))
-#elif SCATTER_DTYPE == 12
+#elif SCATTER_DTYPE == SCATTER_DTYPE_U64
 #define NATIVE_MAX_MIN(WINDOW, OP) OP(out64_windows[WINDOW].w[o], packUint2x32(u.xy))
 #endif
 #if defined(NATIVE_MAX_MIN)
@@ -127,7 +127,7 @@ layout(std430, binding = SCATTER_BINDING_OUT) buffer OutWindowI64 { int64_t w[];
 void out_max_min(uint word, uvec4 u, uint r) {
     uint o = offset_in_window(word) / (ELEMENT_SIZE / 4u);
     uint window = window_of(word);
-    if (r == R_MAX) {
+    if (r == SCATTER_REDUCTION_MAX) {
         switch (window) {
             case 0u: NATIVE_MAX_MIN(0, atomicMax); break;
             case 1u: NATIVE_MAX_MIN(1, atomicMax); break;
@@ -185,15 +185,15 @@ void out_add64(uint word, uint64_t value) {
 void apply_atomic(uint byte, uvec4 u, uint r) {
     uint word = byte >> 2u;
 #if defined(NATIVE_MAX_MIN)
-    if (r == R_MAX || r == R_MIN) {
+    if (r == SCATTER_REDUCTION_MAX || r == SCATTER_REDUCTION_MIN) {
         out_max_min(word, u, r);
         return;
     }
 #endif
-#if SCATTER_DTYPE == 8 || SCATTER_DTYPE == 12
-    if (r == R_ADD || r == R_SUB) {
+#if SCATTER_DTYPE == SCATTER_DTYPE_I64 || SCATTER_DTYPE == SCATTER_DTYPE_U64
+    if (r == SCATTER_REDUCTION_ADD || r == SCATTER_REDUCTION_SUB) {
         uint64_t v = packUint2x32(u.xy);
-        out_add64(word, r == R_ADD ? v : uint64_t(0) - v);
+        out_add64(word, r == SCATTER_REDUCTION_ADD ? v : uint64_t(0) - v);
         return;
     }
 #endif
@@ -210,22 +210,22 @@ void apply_atomic(uint byte, uvec4 u, uint r) {
 void apply_atomic(uint byte, uvec4 u, uint r) {
     uint word = byte >> 2u;
 #if defined(NATIVE_MAX_MIN)
-    if (r == R_MAX || r == R_MIN) {
+    if (r == SCATTER_REDUCTION_MAX || r == SCATTER_REDUCTION_MIN) {
         out_max_min(word, u, r);
         return;
     }
 #endif
-#if SCATTER_DTYPE == 7 || SCATTER_DTYPE == 11
-    if (r == R_ADD || r == R_SUB) {
-        out_add_word(word, r == R_ADD ? u.x : 0u - u.x);
+#if SCATTER_DTYPE == SCATTER_DTYPE_I32 || SCATTER_DTYPE == SCATTER_DTYPE_U32
+    if (r == SCATTER_REDUCTION_ADD || r == SCATTER_REDUCTION_SUB) {
+        out_add_word(word, r == SCATTER_REDUCTION_ADD ? u.x : 0u - u.x);
         return;
     }
 #endif
 #if defined(ATOMIC_FLOAT_ADD)
-    if (r == R_ADD || r == R_SUB) {
+    if (r == SCATTER_REDUCTION_ADD || r == SCATTER_REDUCTION_SUB) {
         // t - u is t + (-u) exactly (the sign of a NaN is lost to CANONICALIZE anyway).
         float v = uintBitsToFloat(u.x);
-        out_add_float(word, r == R_ADD ? v : -v);
+        out_add_float(word, r == SCATTER_REDUCTION_ADD ? v : -v);
         return;
     }
 #endif
@@ -254,7 +254,7 @@ void main() {
         return;
     }
 #if defined(FLOAT_MAX_MIN)
-    if (r == R_MAX || r == R_MIN) {
+    if (r == SCATTER_REDUCTION_MAX || r == SCATTER_REDUCTION_MIN) {
         uvec4 u = load_update_element(tensor_byte(T_UPDATES, update_offset));
         uint first_nan = uint(param(P_FIRST_NAN_BASE) + key);
         if (pc.mode == SCATTER_MODE_ATOMIC_FIRST_NAN) {

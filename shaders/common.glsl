@@ -3,6 +3,8 @@
 // a power-of-two number of 32-bit words, so word w lives in window w >> shift.
 #extension GL_GOOGLE_include_directive : require
 #include "scatter_shared.h"
+// The public header's enumerators (dtype, reduction, out-of-range policy, op), generated from it.
+#include "scatter_enums.glsl"
 
 #if SCATTER_WINDOWS != 4
 #error "the window accessors below are written for four windows"
@@ -247,7 +249,7 @@ int element_key(int item) {
     }
     int target;
     if (!resolve_index(index_offset, tensor_shape(T_OUT, axis), target)) {
-        if (param(P_POLICY) == 1 /* SCATTER_OUT_OF_RANGE_ERROR */) atomicMin(status_words[S_BAD_INDEX], uint(item));
+        if (param(P_POLICY) == SCATTER_OUT_OF_RANGE_ERROR) atomicMin(status_words[S_BAD_INDEX], uint(item));
         return -1;
     }
     return key + target * axis_key_stride;

@@ -6,39 +6,32 @@
 // fused (precise); division is computed exactly in integers (exact_divide.glsl), add, sub and
 // mul exactly on devices that flush subnormals (exact_arith.glsl), and max/min compare bits.
 
-#define R_NONE 1
-#define R_ADD 2
-#define R_SUB 3
-#define R_MUL 4
-#define R_DIV 5
-#define R_MAX 6
-#define R_MIN 7
-#define R_MEAN 8
+// SCATTER_DTYPE_*, SCATTER_REDUCTION_*: the public header's values (scatter_enums.glsl).
 
-#if SCATTER_DTYPE == 1 || SCATTER_DTYPE == 2 || SCATTER_DTYPE == 5 || SCATTER_DTYPE == 9
-#if SCATTER_DTYPE == 5 || SCATTER_DTYPE == 9
+#if SCATTER_DTYPE == SCATTER_DTYPE_F16 || SCATTER_DTYPE == SCATTER_DTYPE_BF16 || SCATTER_DTYPE == SCATTER_DTYPE_I8 || SCATTER_DTYPE == SCATTER_DTYPE_U8
+#if SCATTER_DTYPE == SCATTER_DTYPE_I8 || SCATTER_DTYPE == SCATTER_DTYPE_U8
 #define ELEMENT_SIZE 1u
 #else
 #define ELEMENT_SIZE 2u
 #endif
-#elif SCATTER_DTYPE == 6 || SCATTER_DTYPE == 10
+#elif SCATTER_DTYPE == SCATTER_DTYPE_I16 || SCATTER_DTYPE == SCATTER_DTYPE_U16
 #define ELEMENT_SIZE 2u
-#elif SCATTER_DTYPE == 13
+#elif SCATTER_DTYPE == SCATTER_DTYPE_BOOL
 #define ELEMENT_SIZE 1u
-#elif SCATTER_DTYPE == 3 || SCATTER_DTYPE == 7 || SCATTER_DTYPE == 11
+#elif SCATTER_DTYPE == SCATTER_DTYPE_F32 || SCATTER_DTYPE == SCATTER_DTYPE_I32 || SCATTER_DTYPE == SCATTER_DTYPE_U32
 #define ELEMENT_SIZE 4u
-#elif SCATTER_DTYPE == 4 || SCATTER_DTYPE == 8 || SCATTER_DTYPE == 12 || SCATTER_DTYPE == 14
+#elif SCATTER_DTYPE == SCATTER_DTYPE_F64 || SCATTER_DTYPE == SCATTER_DTYPE_I64 || SCATTER_DTYPE == SCATTER_DTYPE_U64 || SCATTER_DTYPE == SCATTER_DTYPE_C64
 #define ELEMENT_SIZE 8u
-#elif SCATTER_DTYPE == 15
+#elif SCATTER_DTYPE == SCATTER_DTYPE_C128
 #define ELEMENT_SIZE 16u
 #else
 #error "unknown SCATTER_DTYPE"
 #endif
 
-#if SCATTER_DTYPE == 4 || SCATTER_DTYPE == 15
+#if SCATTER_DTYPE == SCATTER_DTYPE_F64 || SCATTER_DTYPE == SCATTER_DTYPE_C128
 #define FLOAT_WIDE 1
 #endif
-#if SCATTER_DTYPE == 8 || SCATTER_DTYPE == 12
+#if SCATTER_DTYPE == SCATTER_DTYPE_I64 || SCATTER_DTYPE == SCATTER_DTYPE_U64
 #extension GL_EXT_shader_explicit_arithmetic_types_int64 : require
 #endif
 
@@ -147,7 +140,7 @@ bool takes_update(uint r, REAL a, REAL b) {
     if (real_is_nan(a)) return false;
     if (real_is_nan(b)) return true;
     uvec2 ka = order_key(real_order_bits(a)), kb = order_key(real_order_bits(b));
-    return r == R_MAX ? key_above(kb, ka) : key_above(ka, kb);
+    return r == SCATTER_REDUCTION_MAX ? key_above(kb, ka) : key_above(ka, kb);
 }
 
 // |a| >= |b|, false when either is NaN (as the CPU's fabs compare).
@@ -159,9 +152,9 @@ bool magnitude_at_least(REAL a, REAL b) {
 
 // a - b is a + (-b) bitwise in IEEE (signed zeros included); the sign flips in integers.
 REAL real_step(uint r, REAL a, REAL b) {
-    if (r == R_SUB) return exact_add(a, negated(b));
-    if (r == R_MUL) return exact_mul(a, b);
-    if (r == R_DIV) return exact_divide(a, b);
+    if (r == SCATTER_REDUCTION_SUB) return exact_add(a, negated(b));
+    if (r == SCATTER_REDUCTION_MUL) return exact_mul(a, b);
+    if (r == SCATTER_REDUCTION_DIV) return exact_divide(a, b);
     return exact_add(a, b);
 }
 #endif
@@ -169,9 +162,9 @@ REAL real_step(uint r, REAL a, REAL b) {
 #if SCATTER_DTYPE >= 1 && SCATTER_DTYPE <= 3
 // f16, bf16, f32: one word, computed in f32.
 float widen(uint bits) {
-#if SCATTER_DTYPE == 1
+#if SCATTER_DTYPE == SCATTER_DTYPE_F16
     return f16_bits_to_float(bits);
-#elif SCATTER_DTYPE == 2
+#elif SCATTER_DTYPE == SCATTER_DTYPE_BF16
     return bf16_bits_to_float(bits);
 #else
     return uintBitsToFloat(bits);
@@ -179,25 +172,25 @@ float widen(uint bits) {
 }
 uint narrow(float v) {
     if (real_is_nan(v)) v = uintBitsToFloat(0x7fc00000u);
-#if SCATTER_DTYPE == 1
+#if SCATTER_DTYPE == SCATTER_DTYPE_F16
     return float_to_f16_bits(v);
-#elif SCATTER_DTYPE == 2
+#elif SCATTER_DTYPE == SCATTER_DTYPE_BF16
     return float_to_bf16_bits(v);
 #else
     return floatBitsToUint(v);
 #endif
 }
 uvec4 step_raw(uint r, uvec4 t, uvec4 u) {
-    if (r == R_NONE) return u;
+    if (r == SCATTER_REDUCTION_NONE) return u;
     float a = widen(t.x), b = widen(u.x);
-    if (r == R_MAX || r == R_MIN) return takes_update(r, a, b) ? u : t;
+    if (r == SCATTER_REDUCTION_MAX || r == SCATTER_REDUCTION_MIN) return takes_update(r, a, b) ? u : t;
     return uvec4(narrow(real_step(r, a, b)), 0u, 0u, 0u);
 }
 uvec4 identity_raw(uint r) {
     float v = 0.0;
-    if (r == R_MUL || r == R_DIV) v = 1.0;
-    else if (r == R_MAX) v = uintBitsToFloat(0xff800000u);
-    else if (r == R_MIN) v = uintBitsToFloat(0x7f800000u);
+    if (r == SCATTER_REDUCTION_MUL || r == SCATTER_REDUCTION_DIV) v = 1.0;
+    else if (r == SCATTER_REDUCTION_MAX) v = uintBitsToFloat(0xff800000u);
+    else if (r == SCATTER_REDUCTION_MIN) v = uintBitsToFloat(0x7f800000u);
     return uvec4(narrow(v), 0u, 0u, 0u);
 }
 uvec4 mean_raw(uvec4 sum, uint count) {
@@ -206,19 +199,19 @@ uvec4 mean_raw(uvec4 sum, uint count) {
 }
 #endif
 
-#if SCATTER_DTYPE == 4
+#if SCATTER_DTYPE == SCATTER_DTYPE_F64
 uvec2 narrow_wide(double v) { return real_is_nan(v) ? REAL_CANONICAL_NAN : real_bits(v); }
 uvec4 step_raw(uint r, uvec4 t, uvec4 u) {
-    if (r == R_NONE) return u;
+    if (r == SCATTER_REDUCTION_NONE) return u;
     double a = real_of(t.xy), b = real_of(u.xy);
-    if (r == R_MAX || r == R_MIN) return takes_update(r, a, b) ? u : t;
+    if (r == SCATTER_REDUCTION_MAX || r == SCATTER_REDUCTION_MIN) return takes_update(r, a, b) ? u : t;
     return uvec4(narrow_wide(real_step(r, a, b)), 0u, 0u);
 }
 uvec4 identity_raw(uint r) {
     uvec2 bits = uvec2(0u, 0u);
-    if (r == R_MUL || r == R_DIV) bits = uvec2(0u, 0x3ff00000u);
-    else if (r == R_MAX) bits = uvec2(0u, 0xfff00000u);
-    else if (r == R_MIN) bits = uvec2(0u, 0x7ff00000u);
+    if (r == SCATTER_REDUCTION_MUL || r == SCATTER_REDUCTION_DIV) bits = uvec2(0u, 0x3ff00000u);
+    else if (r == SCATTER_REDUCTION_MAX) bits = uvec2(0u, 0xfff00000u);
+    else if (r == SCATTER_REDUCTION_MIN) bits = uvec2(0u, 0x7ff00000u);
     return uvec4(bits, 0u, 0u);
 }
 uvec4 mean_raw(uvec4 sum, uint count) {
@@ -228,8 +221,8 @@ uvec4 mean_raw(uvec4 sum, uint count) {
 #endif
 
 // ---------------------------------------------------------------- complex (c64, c128)
-#if SCATTER_DTYPE == 14 || SCATTER_DTYPE == 15
-#if SCATTER_DTYPE == 14
+#if SCATTER_DTYPE == SCATTER_DTYPE_C64 || SCATTER_DTYPE == SCATTER_DTYPE_C128
+#if SCATTER_DTYPE == SCATTER_DTYPE_C64
 #define COMPLEX vec2
 COMPLEX complex_of(uvec4 raw) { return uintBitsToFloat(raw.xy); }
 uvec4 complex_bits(COMPLEX z) {
@@ -266,16 +259,16 @@ COMPLEX complex_divide(COMPLEX x, COMPLEX y) {
 }
 
 uvec4 step_raw(uint r, uvec4 t, uvec4 u) {
-    if (r == R_NONE) return u;
+    if (r == SCATTER_REDUCTION_NONE) return u;
     COMPLEX a = complex_of(t), b = complex_of(u);
     REAL re, im;
-    if (r == R_SUB) {
+    if (r == SCATTER_REDUCTION_SUB) {
         re = exact_add(a.x, negated(b.x));
         im = exact_add(a.y, negated(b.y));
-    } else if (r == R_MUL) {
+    } else if (r == SCATTER_REDUCTION_MUL) {
         re = exact_add(exact_mul(a.x, b.x), negated(exact_mul(a.y, b.y)));
         im = exact_add(exact_mul(a.x, b.y), exact_mul(a.y, b.x));
-    } else if (r == R_DIV) {
+    } else if (r == SCATTER_REDUCTION_DIV) {
         COMPLEX q = complex_divide(a, b);
         re = q.x;
         im = q.y;
@@ -286,7 +279,7 @@ uvec4 step_raw(uint r, uvec4 t, uvec4 u) {
     return complex_bits(COMPLEX(re, im));
 }
 uvec4 identity_raw(uint r) {
-    return complex_bits(COMPLEX(r == R_MUL || r == R_DIV ? 1.0 : 0.0, 0.0));
+    return complex_bits(COMPLEX(r == SCATTER_REDUCTION_MUL || r == SCATTER_REDUCTION_DIV ? 1.0 : 0.0, 0.0));
 }
 uvec4 mean_raw(uvec4 sum, uint count) {
     COMPLEX z = complex_of(sum);
@@ -314,14 +307,14 @@ uint integer_bits(INTEGER v) { return uint(v) & piece_mask(ELEMENT_SIZE); }
 #endif
 
 // ---------------------------------------------------------------- 64-bit integers
-#if SCATTER_DTYPE == 8
+#if SCATTER_DTYPE == SCATTER_DTYPE_I64
 #define INTEGER int64_t
 INTEGER integer_of(uvec4 raw) { return int64_t(packUint2x32(raw.xy)); }
 uvec4 integer_bits(INTEGER v) { return uvec4(unpackUint2x32(uint64_t(v)), 0u, 0u); }
 const INTEGER INTEGER_LOWEST = int64_t(0x8000000000000000ul);
 const INTEGER INTEGER_HIGHEST = 0x7fffffffffffffffl;
 #define INTEGER_SIGNED 1
-#elif SCATTER_DTYPE == 12
+#elif SCATTER_DTYPE == SCATTER_DTYPE_U64
 #define INTEGER uint64_t
 INTEGER integer_of(uvec4 raw) { return packUint2x32(raw.xy); }
 uvec4 integer_bits(INTEGER v) { return uvec4(unpackUint2x32(v), 0u, 0u); }
@@ -330,7 +323,7 @@ const INTEGER INTEGER_HIGHEST = 0xfffffffffffffffful;
 #endif
 
 #if defined(INTEGER)
-#if SCATTER_DTYPE == 8 || SCATTER_DTYPE == 12
+#if SCATTER_DTYPE == SCATTER_DTYPE_I64 || SCATTER_DTYPE == SCATTER_DTYPE_U64
 #define INTEGER_OF(raw) integer_of(raw)
 #define RAW_OF(v) integer_bits(v)
 #else
@@ -339,27 +332,27 @@ const INTEGER INTEGER_HIGHEST = 0xfffffffffffffffful;
 #endif
 
 INTEGER integer_step(uint r, INTEGER t, INTEGER u) {
-    if (r == R_SUB) return t - u;
-    if (r == R_MUL) return t * u;
-    if (r == R_DIV) {
+    if (r == SCATTER_REDUCTION_SUB) return t - u;
+    if (r == SCATTER_REDUCTION_MUL) return t * u;
+    if (r == SCATTER_REDUCTION_DIV) {
 #if defined(INTEGER_SIGNED)
         if (u == INTEGER(-1)) return INTEGER(0) - t;  // MIN / -1 wraps to MIN
 #endif
         return t / u;
     }
-    if (r == R_MAX) return u > t ? u : t;
-    if (r == R_MIN) return u < t ? u : t;
+    if (r == SCATTER_REDUCTION_MAX) return u > t ? u : t;
+    if (r == SCATTER_REDUCTION_MIN) return u < t ? u : t;
     return t + u;
 }
 uvec4 step_raw(uint r, uvec4 t, uvec4 u) {
-    if (r == R_NONE) return u;
+    if (r == SCATTER_REDUCTION_NONE) return u;
     return RAW_OF(integer_step(r, INTEGER_OF(t), INTEGER_OF(u)));
 }
 uvec4 identity_raw(uint r) {
     INTEGER v = INTEGER(0);
-    if (r == R_MUL || r == R_DIV) v = INTEGER(1);
-    else if (r == R_MAX) v = INTEGER_LOWEST;
-    else if (r == R_MIN) v = INTEGER_HIGHEST;
+    if (r == SCATTER_REDUCTION_MUL || r == SCATTER_REDUCTION_DIV) v = INTEGER(1);
+    else if (r == SCATTER_REDUCTION_MAX) v = INTEGER_LOWEST;
+    else if (r == SCATTER_REDUCTION_MIN) v = INTEGER_HIGHEST;
     return RAW_OF(v);
 }
 // Floor division by the count, as PyTorch's integer mean.
@@ -375,12 +368,12 @@ uvec4 mean_raw(uvec4 sum, uint count) {
 #endif
 
 // ---------------------------------------------------------------- bool
-#if SCATTER_DTYPE == 13
+#if SCATTER_DTYPE == SCATTER_DTYPE_BOOL
 uvec4 step_raw(uint r, uvec4 t, uvec4 u) {
-    if (r == R_ADD) return uvec4((t.x != 0u || u.x != 0u) ? 1u : 0u, 0u, 0u, 0u);
-    if (r == R_MUL) return uvec4((t.x != 0u && u.x != 0u) ? 1u : 0u, 0u, 0u, 0u);
+    if (r == SCATTER_REDUCTION_ADD) return uvec4((t.x != 0u || u.x != 0u) ? 1u : 0u, 0u, 0u, 0u);
+    if (r == SCATTER_REDUCTION_MUL) return uvec4((t.x != 0u && u.x != 0u) ? 1u : 0u, 0u, 0u, 0u);
     return u;
 }
-uvec4 identity_raw(uint r) { return uvec4(r == R_MUL ? 1u : 0u, 0u, 0u, 0u); }
+uvec4 identity_raw(uint r) { return uvec4(r == SCATTER_REDUCTION_MUL ? 1u : 0u, 0u, 0u, 0u); }
 uvec4 mean_raw(uvec4 sum, uint count) { return sum; }
 #endif

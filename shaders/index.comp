@@ -31,7 +31,7 @@ void resolve_slice(int j) {
         index_offset += c * tensor_stride(T_INDICES, e);
         update_offset += c * tensor_stride(T_UPDATES, param(P_UPDATE_SLICE_DIM) + e);
     }
-    bool report = param(P_POLICY) == 1 /* SCATTER_OUT_OF_RANGE_ERROR */;
+    bool report = param(P_POLICY) == SCATTER_OUT_OF_RANGE_ERROR;
     if (param(P_OP) == SCATTER_OP_ROWS) {
         int axis = param(P_AXIS);
         int coordinate;

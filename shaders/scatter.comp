@@ -29,11 +29,12 @@
 // Mode FINISH_MEAN divides every hit target by its count (+1 unless exclude_self).
 // SCATTER_DTYPE selects the arithmetic; 0 is `none` for every dtype (a byte copy, opaque too).
 #extension GL_GOOGLE_include_directive : require
+#include "scatter_enums.glsl"
 #if defined(SCATTER_DENORM_PRESERVE)
 // Keep subnormal results and operands, as the CPU does (SPIR-V DenormPreserve execution mode,
 // SPV_KHR_float_controls): picked only on devices with shaderDenormPreserveFloat32/64.
 #extension GL_EXT_spirv_intrinsics : require
-#if SCATTER_DTYPE == 4 || SCATTER_DTYPE == 15
+#if SCATTER_DTYPE == SCATTER_DTYPE_F64 || SCATTER_DTYPE == SCATTER_DTYPE_C128
 spirv_execution_mode(extensions = ["SPV_KHR_float_controls"], capabilities = [4464], 4459, 64);
 #else
 spirv_execution_mode(extensions = ["SPV_KHR_float_controls"], capabilities = [4464], 4459, 32);
@@ -360,7 +361,7 @@ void apply_target(int t, uint chunk) {
         int item = identity_list ? int(start + k) : int(scratch_word(first + k));
         value = step_raw(reduction, value, load_update_element(tensor_byte(T_UPDATES, item_update_offset(item, update_base))));
     }
-    if (reduction == R_MEAN && end == hits) value = mean_raw(value, hits + (exclude ? 0u : 1u));
+    if (reduction == SCATTER_REDUCTION_MEAN && end == hits) value = mean_raw(value, hits + (exclude ? 0u : 1u));
     store_out_element(to, value);
 }
 
@@ -429,7 +430,7 @@ void slab_fold(int g) {
     }
     for (int e = lane; e < slots; e += SCATTER_WORKGROUP_SIZE) {
         uvec4 value = slab_value(e);
-        if (reduction == R_MEAN) {
+        if (reduction == SCATTER_REDUCTION_MEAN) {
             uint hits = slab_words[counts_at + uint(e)];
             if (hits != 0u) value = mean_raw(value, hits + (exclude ? 0u : 1u));
         }

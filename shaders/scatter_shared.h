@@ -57,14 +57,8 @@
 #define SCATTER_MODE_BITS 8
 #define SCATTER_MODE_MASK 0xffu
 
-/* Operation kinds in the parameter block: scatter_op's values in include/scatter/scatter.h, so a
- * name means one number everywhere (src/vulkan/vk_operation.cpp checks them at compile time). */
-#define SCATTER_OP_ELEMENTS 1
-#define SCATTER_OP_ROWS 2
-#define SCATTER_OP_ND 3
-
 /* The parameter block: int32 words. */
-#define P_OP 0
+#define P_OP 0               /* scatter_op value */
 #define P_REDUCTION 1        /* scatter_reduction value */
 #define P_POLICY 2           /* scatter_out_of_range value */
 #define P_EXCLUDE_SELF 3

@@ -8,15 +8,7 @@
 #include "core/index_rules.h"
 #include "core/strided_walk.h"
 
-// The shaders' op kinds must be scatter_op's values. scatter_shared.h's macros shadow the enum's
-// names once included, so the enum's values are taken first.
-namespace {
-constexpr int kPublicOpKinds[] = {SCATTER_OP_ELEMENTS, SCATTER_OP_ROWS, SCATTER_OP_ND};
-}
 #include "scatter_shared.h"
-static_assert(kPublicOpKinds[0] == SCATTER_OP_ELEMENTS && kPublicOpKinds[1] == SCATTER_OP_ROWS &&
-                  kPublicOpKinds[2] == SCATTER_OP_ND,
-              "shaders/scatter_shared.h's op kinds differ from scatter_op's values");
 
 #include <algorithm>
 #include <cinttypes>
@@ -489,9 +481,11 @@ Status RecordedOperation::choose_pipelines(Passes* out) const {
                       t == SCATTER_DTYPE_C64;
     const bool denorm_preserve =
         !none && real && (features & (wide ? SCATTER_FEATURE_DENORM_PRESERVE64 : SCATTER_FEATURE_DENORM_PRESERVE32));
-    std::string scatter = std::string("scatter_") + (none ? "raw" : p.data.info->name);
-    if (denorm_preserve) scatter += "_dp";
-    if (none ? raw_small : typed_small) scatter += "_ss";
+    PipelineKey scatter;
+    scatter.shader = Shader::Scatter;
+    scatter.dtype = none ? SCATTER_DTYPE_UNDEFINED : t;
+    scatter.denorm_preserve = denorm_preserve;
+    scatter.small_stores = none ? raw_small : typed_small;
     // f32 add/sub on the atomic path (allowed non-determinism): the device's float atomicAdd.
     const bool atomic = path_.path == VulkanPath::Atomic;
     out->native_float_add = atomic && t == SCATTER_DTYPE_F32 &&
@@ -502,15 +496,28 @@ Status RecordedOperation::choose_pipelines(Passes* out) const {
     const uint64_t window = device_.window_bytes;
     bool one_window = device_.algorithms.one_window && scratch_bytes_ <= window;
     for (const Binding* b : {&out_, &data_, &indices_, &updates_}) one_window = one_window && b->end <= window;
-    SCATTER_RETURN_IF_ERROR(pipelines_.get("index", one_window, 0, &out->index));
-    SCATTER_RETURN_IF_ERROR(pipelines_.get(raw_small ? "copy_ss" : "copy", one_window, 0, &out->copy));
-    SCATTER_RETURN_IF_ERROR(pipelines_.get((features & SCATTER_FEATURE_SUBGROUPS) ? "buckets_sg" : "buckets", one_window, 0,
-                                           &out->buckets));
-    SCATTER_RETURN_IF_ERROR(pipelines_.get(scatter, one_window, path_.slab_words, &out->scatter));
-    if (atomic)
-        SCATTER_RETURN_IF_ERROR(pipelines_.get(
-            out->native_float_add ? std::string("atomic_f32_fa") : std::string("atomic_") + p.data.info->name, one_window, 0,
-            &out->atomic));
+    auto key = [one_window](Shader shader) {
+        PipelineKey k;
+        k.shader = shader;
+        k.one_window = one_window;
+        return k;
+    };
+    SCATTER_RETURN_IF_ERROR(pipelines_.get(key(Shader::Index), &out->index));
+    PipelineKey copy = key(Shader::Copy);
+    copy.small_stores = raw_small;
+    SCATTER_RETURN_IF_ERROR(pipelines_.get(copy, &out->copy));
+    PipelineKey buckets = key(Shader::Buckets);
+    buckets.subgroups = (features & SCATTER_FEATURE_SUBGROUPS) != 0;
+    SCATTER_RETURN_IF_ERROR(pipelines_.get(buckets, &out->buckets));
+    scatter.one_window = one_window;
+    scatter.slab_words = path_.slab_words;
+    SCATTER_RETURN_IF_ERROR(pipelines_.get(scatter, &out->scatter));
+    if (atomic) {
+        PipelineKey atomic_key = key(Shader::Atomic);
+        atomic_key.dtype = t;
+        atomic_key.native_float_add = out->native_float_add;
+        SCATTER_RETURN_IF_ERROR(pipelines_.get(atomic_key, &out->atomic));
+    }
     return Status();
 }
 

@@ -5,6 +5,7 @@
 #include "scatter_shared.h"
 
 #include <cstddef>
+#include <string>
 
 namespace scatter {
 
@@ -45,15 +46,14 @@ Status PipelineSet::init(const void* initial_cache, size_t initial_cache_size) {
     return Status();
 }
 
-Status PipelineSet::get(const std::string& name, bool one_window, uint32_t slab_words, VkPipeline* out) {
+Status PipelineSet::get(const PipelineKey& key, VkPipeline* out) {
     std::lock_guard<std::mutex> lock(mutex_);
-    std::string key = one_window ? name + "/one_window" : name;
-    if (slab_words != 0) key += "/slab" + std::to_string(slab_words);
     auto found = pipelines_.find(key);
     if (found != pipelines_.end()) {
         *out = found->second;
         return Status();
     }
+    const std::string name = module_name(key);
     const ShaderCode* code = find_shader_code(name.c_str());
     if (code == nullptr) return make_error(SCATTER_ERROR_INTERNAL, "no embedded shader named %s", name.c_str());
     auto module_info = vk_struct<VkShaderModuleCreateInfo>(VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO);
@@ -70,10 +70,10 @@ Status PipelineSet::get(const std::string& name, bool one_window, uint32_t slab_
     const struct {
         VkBool32 one_window;
         uint32_t slab_words;
-    } values = {one_window ? VK_TRUE : VK_FALSE, slab_words};
+    } values = {key.one_window ? VK_TRUE : VK_FALSE, key.slab_words};
     const VkSpecializationMapEntry entries[2] = {{0, offsetof(decltype(values), one_window), sizeof(VkBool32)},
                                                  {1, offsetof(decltype(values), slab_words), sizeof(uint32_t)}};
-    VkSpecializationInfo specialization{slab_words != 0 ? 2u : 1u, entries, sizeof values, &values};
+    VkSpecializationInfo specialization{key.slab_words != 0 ? 2u : 1u, entries, sizeof values, &values};
     info.stage.pSpecializationInfo = &specialization;
     info.layout = layout_;
     VkPipeline pipeline = VK_NULL_HANDLE;

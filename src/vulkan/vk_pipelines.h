@@ -4,10 +4,10 @@
 #pragma once
 
 #include "vulkan/vk_device.h"
+#include "vulkan/vk_pipeline_key.h"
 
 #include <map>
 #include <mutex>
-#include <string>
 #include <vector>
 
 namespace scatter {
@@ -24,11 +24,8 @@ public:
     // initial_cache may be empty; a blob from another device or driver is ignored by Vulkan.
     Status init(const void* initial_cache, size_t initial_cache_size);
 
-    // The pipeline of module `name` (see shader_registry.h), created on first use. Thread-safe.
-    // one_window: specialization constant 0 (ONE_WINDOW in shaders/common.glsl), for operations
-    // whose every binding lies within its first window. slab_words: specialization constant 1
-    // (SLAB_WORDS in shaders/scatter.comp, the shared table's size), 0 for the shader's default.
-    Status get(const std::string& name, bool one_window, uint32_t slab_words, VkPipeline* out);
+    // The pipeline `key` names (vk_pipeline_key.h), created on first use. Thread-safe.
+    Status get(const PipelineKey& key, VkPipeline* out);
     Status export_cache(std::vector<uint8_t>* out);
 
     VkDescriptorSetLayout set_layout() const { return set_layout_; }
@@ -40,7 +37,7 @@ private:
     VkPipelineLayout layout_ = VK_NULL_HANDLE;
     VkPipelineCache cache_ = VK_NULL_HANDLE;
     std::mutex mutex_;
-    std::map<std::string, VkPipeline> pipelines_;
+    std::map<PipelineKey, VkPipeline> pipelines_;
 };
 
 }  // namespace scatter

@@ -54,9 +54,12 @@ Status record_radix_sort(VulkanDevice& device, PipelineSet& pipelines, VkCommand
     static_assert(RADIX_SORT_H_KEYS == 7 && RADIX_SORT_H_PAYLOADS == 9 && RADIX_SORT_H_ORDER_WORD == 11 &&
                       RADIX_SORT_H_WORDS == 12,
                   "the header above follows radix_sort_shared.h");
+    PipelineKey key;
+    key.shader = Shader::RadixSort;
+    key.four_bit_digits = layout.digit_bits == 4;
+    key.one_window = binding.one_window;
     VkPipeline pipeline = VK_NULL_HANDLE;
-    SCATTER_RETURN_IF_ERROR(
-        pipelines.get(layout.digit_bits == 4 ? "radix_sort_d4" : "radix_sort", binding.one_window, 0, &pipeline));
+    SCATTER_RETURN_IF_ERROR(pipelines.get(key, &pipeline));
 
     device.vk.vkCmdUpdateBuffer(cmd, binding.buffer, binding.start + layout.header * sizeof(uint32_t), sizeof header,
                                 header);
