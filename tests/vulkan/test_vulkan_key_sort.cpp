@@ -317,8 +317,8 @@ TEST_F(KeySort, KeysPastTheLoopLimitFoldInChunks) {
           "c64 mul, 12000 elements per fiber into 4 targets");
 }
 
-// 0-d indices (rows), indices of rank 3, nd with k = rank (one element per slice), and strides
-// through the host-strided layout of check().
+// 0-d indices (rows), indices of rank 3, nd with k = rank (one element per slice), empty
+// updates, and strides through the host-strided layout of check().
 TEST_F(KeySort, IndexShapesAtTheEdges) {
     std::mt19937_64 rng(79);
     check(rows_case(rng, SCATTER_DTYPE_F32, SCATTER_REDUCTION_MUL, {9, 4}, 0, {}, Pattern::Random), "0-d indices");
@@ -326,6 +326,16 @@ TEST_F(KeySort, IndexShapesAtTheEdges) {
           "indices of rank 3");
     check(nd_case(rng, SCATTER_DTYPE_F32, SCATTER_REDUCTION_DIV, {5, 6, 7}, 3, 900, Pattern::Random), "nd, k = rank");
     check(nd_case(rng, SCATTER_DTYPE_BF16, SCATTER_REDUCTION_ADD, {50, 3}, 1, 400, Pattern::Reverse), "nd, k = 1");
+    // No updates at all: out is data, in place or not.
+    for (bool in_place : {false, true}) {
+        Case rows = rows_case(rng, SCATTER_DTYPE_F32, SCATTER_REDUCTION_MEAN, {9, 4}, 0, {0}, Pattern::Random);
+        Case nd = nd_case(rng, SCATTER_DTYPE_I16, SCATTER_REDUCTION_ADD, {5, 6, 7}, 2, 0, Pattern::Random);
+        Case elements = elements_case(rng, SCATTER_DTYPE_F64, SCATTER_REDUCTION_MUL, {2, 9000}, {2, 0}, 1, Pattern::Random);
+        for (Case* c : {&rows, &nd, &elements}) {
+            c->in_place = in_place;
+            check(*c, in_place ? "no updates, in place" : "no updates");
+        }
+    }
 }
 
 // `elements` whose fibers exceed lavapipe's 32 KiB of shared memory (8128 f32 targets) take the
