@@ -317,6 +317,32 @@ TEST_F(KeySort, KeysPastTheLoopLimitFoldInChunks) {
           "c64 mul, 12000 elements per fiber into 4 targets");
 }
 
+// Past the last chunk pass (kMaxTargetChunks x chunk) llvmpipe still cannot fold a key: such a
+// call fails with UNSUPPORTED, stating the limit, and writes nothing; at the limit every pass
+// runs and the bits are the CPU's. f32 division has the smallest chunks (940 at rank 1).
+TEST_F(KeySort, KeysPastTheLastChunkAreRefusedUnchanged) {
+    if (switched_off("key_sort")) GTEST_SKIP() << "the bucket passes refuse far earlier (LoopLimit.*)";
+    std::mt19937_64 rng(101);
+    auto one_target = [&](int64_t updates) {
+        return elements_case(rng, SCATTER_DTYPE_F32, SCATTER_REDUCTION_DIV, {9000}, {updates}, 0, Pattern::OneRow);
+    };
+    const Case probe = one_target(600000);
+    const Result refused = run_case(profiled, probe, Layout::Buffer);
+    if (refused.status == SCATTER_OK) GTEST_SKIP() << "no loop limit on this device";
+    ASSERT_EQ(refused.status, SCATTER_ERROR_UNSUPPORTED) << refused.message;
+    const size_t at = refused.message.find("more than the ");
+    ASSERT_NE(at, std::string::npos) << refused.message;
+    const int64_t limit = std::stoll(refused.message.substr(at + 14));
+    EXPECT_EQ(limit, 512 * 940) << refused.message;
+    EXPECT_TRUE(refused.out == probe.data) << "a refused call wrote out";
+    EXPECT_TRUE(refused.canary.empty()) << refused.canary;
+    check(one_target(limit), "f32 div, the most updates one target may take");
+    const Case past = one_target(limit + 1);
+    const Result one_more = run_case(profiled, past, Layout::Host);
+    EXPECT_EQ(one_more.status, SCATTER_ERROR_UNSUPPORTED) << one_more.message;
+    EXPECT_TRUE(one_more.out == past.data) << "a refused call wrote out";
+}
+
 // 0-d indices (rows), indices of rank 3, nd with k = rank (one element per slice), empty
 // updates, and strides through the host-strided layout of check().
 TEST_F(KeySort, IndexShapesAtTheEdges) {
