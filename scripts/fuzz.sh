@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
-# The clang build's checks (make fuzz): the unit and differential tests built by clang under
-# ASan + UBSan, then the libFuzzer targets: each replays its committed corpus and fuzzes for a
-# bounded time. Any finding stops the script with the reproducer saved in the build folder.
+# The clang build's checks (make fuzz): the libFuzzer targets, built by clang under ASan + UBSan:
+# each replays its committed corpus and fuzzes for a bounded time. Any finding stops the script
+# with the reproducer saved in the build folder.
 #   scripts/fuzz.sh BUILD_DIR [SECONDS_PER_TARGET]
 # docs/testing.md says how to run the fuzzers for hours.
 set -euo pipefail
@@ -14,11 +14,6 @@ lavapipe=$(sed -n 's/^SCATTER_LAVAPIPE_ICD:FILEPATH=//p' "$build/CMakeCache.txt"
 export ASAN_OPTIONS=detect_leaks=1:allocator_may_return_null=1
 export LSAN_OPTIONS=suppressions=$source_dir/tests/lsan.supp
 export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
-
-echo "== clang: unit and differential tests (CPU)"
-"$build/tests/unit/scatter_unit_tests" --gtest_brief=1
-SCATTER_TEST_BACKENDS=cpu "$build/tests/diff/scatter_diff_examples" --gtest_brief=1
-"$build/tests/diff/scatter_diff_random_cpu" --gtest_brief=1
 
 # libFuzzer first runs every input of both folders (the committed corpus replayed), then fuzzes;
 # new inputs go to a scratch folder, so the run never edits the repository.

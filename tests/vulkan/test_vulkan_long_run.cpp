@@ -150,9 +150,13 @@ void expect_flat(scatter_context ctx, int calls) {
 
 using LongRun = VulkanTest;
 
-TEST_F(LongRun, HundredThousandCallsOnTheCpuStayFlat) { expect_flat(cpu, 100000); }
+// Under AddressSanitizer the memory bound is off and every call is several times slower, so a
+// tenth of the calls there: the handle counts and the time per call still show a leak (CI time).
+constexpr int kLongRunCalls = kUnderAddressSanitizer ? 10000 : 100000;
 
-TEST_F(LongRun, HundredThousandCallsOnVulkanStayFlat) { expect_flat(vulkan, 100000); }
+TEST_F(LongRun, HundredThousandCallsOnTheCpuStayFlat) { expect_flat(cpu, kLongRunCalls); }
+
+TEST_F(LongRun, HundredThousandCallsOnVulkanStayFlat) { expect_flat(vulkan, kLongRunCalls); }
 
 TEST_F(LongRun, ThousandContextsLeaveNothingBehind) {
     for (scatter_backend backend : {SCATTER_BACKEND_CPU, SCATTER_BACKEND_VULKAN}) {
