@@ -13,7 +13,7 @@
 //          store the same bits, so the race is harmless; the next dispatch sees them all).
 //   APPLY  out[target] = out[target] op update, as a compare-and-swap loop on the word (or the
 //          64-bit double word) holding the element; 4- and 8-byte integer add and sub use
-//          atomicAdd, their max and min atomicMax and atomicMin.
+//          atomicAdd, 4- and 8-byte integer and float max and min atomicMax and atomicMin.
 //   FIRST_NAN  float max/min, after APPLY: each target's first NaN update (see FLOAT_MAX_MIN).
 //   CANONICALIZE  after APPLY with native float atomics only: NaN targets take the canonical
 //          NaN the CPU stores (hardware atomics leave whatever NaN their arithmetic makes).
@@ -108,40 +108,72 @@ uint out_compare_swap(uint word, uint compare, uint value) {
 
 SCATTER_WINDOW_ATOMIC(out_add_word, out_windows, atomicAdd)
 
-// Integer max/min of 4 and 8 bytes: the device's atomicMax/atomicMin on a signed or unsigned view
-// of out, one atomic per update; a compare-and-swap loop retries under contention (on the H100,
-// 16M f32 updates into 4096 targets by CAS took 17 ms against 0.49 ms for a native atomic).
-#if SCATTER_DTYPE == SCATTER_DTYPE_I32
+// Max/min of 4- and 8-byte elements: the device's atomicMax/atomicMin on a signed or unsigned
+// view of out, one atomic per update; a compare-and-swap loop retries under contention (on the
+// H100, 16M f32 updates into 4096 targets by CAS took 17 ms against 0.49 ms for a native atomic).
+// Integers take their own view. Floats (not NaN: FLOAT_MAX_MIN sets NaN updates aside) order as
+// sign-magnitude integers: a non-negative update compares right on the signed view (every
+// negative value's bits are negative there, -0 below +0), a negative one on the unsigned view
+// (every non-negative value lies below 2^31 there, and a larger magnitude is a larger key, so max
+// becomes atomicMin). That is takes_update's total order exactly, so any arrival order gives the
+// same bits. VK_EXT_shader_atomic_float2's float max/min would need a feature and treat -0 = +0.
+#if SCATTER_DTYPE == SCATTER_DTYPE_I32 || SCATTER_DTYPE == SCATTER_DTYPE_U32 || SCATTER_DTYPE == SCATTER_DTYPE_F32
+#define NATIVE_MAX_MIN 1
 layout(std430, binding = SCATTER_BINDING_OUT) buffer OutWindowI32 { int w[]; } out_i32_windows[SCATTER_WINDOWS];
-#define NATIVE_MAX_MIN(WINDOW, OP) OP(out_i32_windows[WINDOW].w[o], int(u.x))
-#elif SCATTER_DTYPE == SCATTER_DTYPE_U32
-#define NATIVE_MAX_MIN(WINDOW, OP) OP(out_windows[WINDOW].w[o], u.x)
-#elif SCATTER_DTYPE == SCATTER_DTYPE_I64
+#define SIGNED_AT(WINDOW) out_i32_windows[WINDOW].w[o]
+#define UNSIGNED_AT(WINDOW) out_windows[WINDOW].w[o]
+#define SIGNED_VALUE int(u.x)
+#define UNSIGNED_VALUE u.x
+#define SIGN_WORD(u) u.x
+#elif SCATTER_DTYPE == SCATTER_DTYPE_I64 || SCATTER_DTYPE == SCATTER_DTYPE_U64 || SCATTER_DTYPE == SCATTER_DTYPE_F64
+#define NATIVE_MAX_MIN 1
 layout(std430, binding = SCATTER_BINDING_OUT) buffer OutWindowI64 { int64_t w[]; } out_i64_windows[SCATTER_WINDOWS];
-#define NATIVE_MAX_MIN(WINDOW, OP) OP(out_i64_windows[WINDOW].w[o], int64_t(packUint2x32(u.xy)))
-#elif SCATTER_DTYPE == SCATTER_DTYPE_U64
-#define NATIVE_MAX_MIN(WINDOW, OP) OP(out64_windows[WINDOW].w[o], packUint2x32(u.xy))
+#define SIGNED_AT(WINDOW) out_i64_windows[WINDOW].w[o]
+#define UNSIGNED_AT(WINDOW) out64_windows[WINDOW].w[o]
+#define SIGNED_VALUE int64_t(packUint2x32(u.xy))
+#define UNSIGNED_VALUE packUint2x32(u.xy)
+#define SIGN_WORD(u) u.y
 #endif
 #if defined(NATIVE_MAX_MIN)
-// `word` holds the element (8-byte elements: an even word, 8-byte aligned in its window).
-void out_max_min(uint word, uvec4 u, uint r) {
-    uint o = offset_in_window(word) / (ELEMENT_SIZE / 4u);
-    uint window = window_of(word);
-    if (r == SCATTER_REDUCTION_MAX) {
-        switch (window) {
-            case 0u: NATIVE_MAX_MIN(0, atomicMax); break;
-            case 1u: NATIVE_MAX_MIN(1, atomicMax); break;
-            case 2u: NATIVE_MAX_MIN(2, atomicMax); break;
-            default: NATIVE_MAX_MIN(3, atomicMax); break;
-        }
-    } else {
-        switch (window) {
-            case 0u: NATIVE_MAX_MIN(0, atomicMin); break;
-            case 1u: NATIVE_MAX_MIN(1, atomicMin); break;
-            case 2u: NATIVE_MAX_MIN(2, atomicMin); break;
-            default: NATIVE_MAX_MIN(3, atomicMin); break;
-        }
+#define MAX_MIN_AT(WINDOW)                                                                   \
+    if (signed_view) {                                                                       \
+        if (take_max) atomicMax(SIGNED_AT(WINDOW), SIGNED_VALUE);                            \
+        else atomicMin(SIGNED_AT(WINDOW), SIGNED_VALUE);                                     \
+    } else {                                                                                 \
+        if (take_max) atomicMax(UNSIGNED_AT(WINDOW), UNSIGNED_VALUE);                        \
+        else atomicMin(UNSIGNED_AT(WINDOW), UNSIGNED_VALUE);                                 \
     }
+// `word` holds the element (8-byte elements: an even word, 8-byte aligned in its window).
+void out_max_min(uint word, uvec4 u, bool signed_view, bool take_max) {
+    uint o = offset_in_window(word) / (ELEMENT_SIZE / 4u);
+    switch (window_of(word)) {
+        case 0u: MAX_MIN_AT(0) break;
+        case 1u: MAX_MIN_AT(1) break;
+        case 2u: MAX_MIN_AT(2) break;
+        default: MAX_MIN_AT(3) break;
+    }
+}
+
+// True when the update went through a native atomic; false leaves it to the CAS loop.
+bool native_max_min(uint word, uvec4 u, uint r) {
+#if SCATTER_DTYPE == SCATTER_DTYPE_F32 || SCATTER_DTYPE == SCATTER_DTYPE_F64
+    // A NaN self must stay (max/min keep a NaN t), and only self can make out NaN here. f32: a
+    // NaN word is self's, and nothing is left to do. f64: the high word alone may be read while
+    // another update lands in the low one, so an all-ones exponent (NaN or an infinity) goes to
+    // the CAS loop, which handles both.
+    uint high = out_word(word + ELEMENT_SIZE / 4u - 1u);
+#if SCATTER_DTYPE == SCATTER_DTYPE_F32
+    if (real_is_nan(uintBitsToFloat(high))) return true;
+#else
+    if ((high & 0x7ff00000u) == 0x7ff00000u) return false;
+#endif
+    bool negative = (SIGN_WORD(u) >> 31u) != 0u;
+    out_max_min(word, u, !negative, (r == SCATTER_REDUCTION_MAX) != negative);
+#else
+    out_max_min(word, u, SCATTER_DTYPE == SCATTER_DTYPE_I32 || SCATTER_DTYPE == SCATTER_DTYPE_I64,
+                r == SCATTER_REDUCTION_MAX);
+#endif
+    return true;
 }
 #endif
 
@@ -185,10 +217,7 @@ void out_add64(uint word, uint64_t value) {
 void apply_atomic(uint byte, uvec4 u, uint r) {
     uint word = byte >> 2u;
 #if defined(NATIVE_MAX_MIN)
-    if (r == SCATTER_REDUCTION_MAX || r == SCATTER_REDUCTION_MIN) {
-        out_max_min(word, u, r);
-        return;
-    }
+    if ((r == SCATTER_REDUCTION_MAX || r == SCATTER_REDUCTION_MIN) && native_max_min(word, u, r)) return;
 #endif
 #if SCATTER_DTYPE == SCATTER_DTYPE_I64 || SCATTER_DTYPE == SCATTER_DTYPE_U64
     if (r == SCATTER_REDUCTION_ADD || r == SCATTER_REDUCTION_SUB) {
@@ -210,10 +239,7 @@ void apply_atomic(uint byte, uvec4 u, uint r) {
 void apply_atomic(uint byte, uvec4 u, uint r) {
     uint word = byte >> 2u;
 #if defined(NATIVE_MAX_MIN)
-    if (r == SCATTER_REDUCTION_MAX || r == SCATTER_REDUCTION_MIN) {
-        out_max_min(word, u, r);
-        return;
-    }
+    if ((r == SCATTER_REDUCTION_MAX || r == SCATTER_REDUCTION_MIN) && native_max_min(word, u, r)) return;
 #endif
 #if SCATTER_DTYPE == SCATTER_DTYPE_I32 || SCATTER_DTYPE == SCATTER_DTYPE_U32
     if (r == SCATTER_REDUCTION_ADD || r == SCATTER_REDUCTION_SUB) {

@@ -168,6 +168,54 @@ TEST_F(Atomics, FloatMaxMinMatchTheCpuWithNaNPayloadsUnderContention) {
     }
 }
 
+// f32/f64 max/min land through integer atomicMax/atomicMin on a signed view (non-negative
+// updates) or an unsigned view (negative ones): random bit patterns of every sign, exponent and
+// mantissa (f64: low words too, so an infinity's high word meets other values' low words), a
+// few infinities, into few and into many targets, must give the CPU's bits. NaNs only into many
+// targets: a target that gets one keeps its first NaN, whatever the atomics did.
+TEST_F(Atomics, FloatMaxMinOfRandomBitPatternsMatchTheCpu) {
+    std::mt19937_64 rng(53);
+    for (Op op : {Op::elements, Op::rows, Op::nd}) {
+        for (scatter_dtype dtype : {SCATTER_DTYPE_F32, SCATTER_DTYPE_F64}) {
+            for (size_t targets : {size_t(3), size_t(300)}) {
+                for (scatter_reduction r : {SCATTER_REDUCTION_MAX, SCATTER_REDUCTION_MIN}) {
+                    for (bool exclude : {false, true}) {
+                        Case c = contended_case(rng, op, dtype, targets, 4000, false);
+                        auto fill = [&](std::vector<uint8_t>* bytes) {
+                            const size_t size = c.element_size;
+                            for (size_t e = 0; e < bytes->size() / size; ++e) {
+                                uint64_t bits = rng();
+                                const uint64_t sign = bits >> 63 << 63;
+                                int kind = int(rng() % 32);
+                                if (kind == 1 && targets < 100) kind = 3;  // no NaN
+                                if (size == 4) {
+                                    bits >>= 32;
+                                    if (kind == 0) bits = (sign >> 32) | 0x7f800000u;                // an infinity
+                                    if (kind == 1) bits = (sign >> 32) | 0x7f800000u | (bits & 0xffu) | 1u;  // NaN
+                                    if (kind == 2) bits = sign >> 32;                                // a zero
+                                    if (kind > 2 && (bits & 0x7f800000u) == 0x7f800000u) bits &= ~0x00800000ull;
+                                } else {
+                                    if (kind == 0) bits = sign | 0x7ff0000000000000ull;
+                                    if (kind == 1) bits = sign | 0x7ff0000000000000ull | (bits & 0xffffu) | 1u;
+                                    if (kind == 2) bits = sign;
+                                    if (kind > 2 && (bits & 0x7ff0000000000000ull) == 0x7ff0000000000000ull)
+                                        bits &= ~0x0010000000000000ull;
+                                }
+                                std::memcpy(bytes->data() + e * size, &bits, size);
+                            }
+                        };
+                        fill(&c.data);
+                        fill(&c.updates);
+                        c.options.reduction = r;
+                        c.options.flags = exclude ? SCATTER_OPTION_EXCLUDE_SELF : 0;
+                        expect_same_as_cpu(cpu, vulkan, c, "float max/min of random bit patterns");
+                    }
+                }
+            }
+        }
+    }
+}
+
 // Allowed non-determinism, every reduction but mean: with one update per target the order
 // cannot matter, so the bits must still be the CPU's (floats, complex, and integer div too).
 TEST_F(Atomics, AllowedNondeterminismIsExactWhereOrderCannotMatter) {
