@@ -139,6 +139,12 @@ function(scatter_embed_shaders target)
       # element has an atomic wide enough.
       scatter_compile_shader(headers NAME atomic_${suffix} SOURCE atomic.comp DEFINES -DSCATTER_DTYPE=${value})
       list(APPEND names atomic_${suffix})
+      if(suffix MATCHES "^(i8|i16|i32|i64|u8|u16|u32|u64|f32|f64)$")
+        # The slab path's order-free reductions with shared-memory atomics (mode SLAB).
+        scatter_compile_shader(headers NAME atomic_${suffix}_slab SOURCE atomic.comp
+          DEFINES -DSCATTER_DTYPE=${value} -DSCATTER_SLAB_ATOMICS=1)
+        list(APPEND names atomic_${suffix}_slab)
+      endif()
       if(suffix STREQUAL "f32")
         # f32 add/sub with the device's float atomicAdd (allowed non-determinism only).
         scatter_compile_shader(headers NAME atomic_f32_fa SOURCE atomic.comp

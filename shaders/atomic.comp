@@ -17,6 +17,7 @@
 //   FIRST_NAN  float max/min, after APPLY: each target's first NaN update (see FLOAT_MAX_MIN).
 //   CANONICALIZE  after APPLY with native float atomics only: NaN targets take the canonical
 //          NaN the CPU stores (hardware atomics leave whatever NaN their arithmetic makes).
+//   SLAB   the `_slab` variants: the slab path's order-free reductions in shared memory (below).
 // Elements of 1 or 2 bytes share their word with neighbours: the CAS replaces only their bits.
 // The `_fa` variant (f32, ATOMIC_FLOAT_ADD) adds with the device's native float atomicAdd
 // (VK_EXT_shader_atomic_float) instead of a CAS loop: no retries under contention.
@@ -268,7 +269,131 @@ void apply_atomic(uint byte, uvec4 u, uint r) {
 }
 #endif
 
+#if defined(SCATTER_SLAB_ATOMICS)
+// ---- SLAB (the `_slab` variants): the slab path's order-free reductions (vk_path.h) ----
+// One workgroup per tile of fibers, as scatter.comp's SLAB (slab_tile.glsl), but each update
+// lands in its target's entry with one shared-memory atomic instead of being folded in position
+// order: integer add/sub (atomicAdd wraps as the fold does), integer and float max/min
+// (atomicMax/atomicMin on order entries, below). A float max/min's NaN updates are set aside as
+// on the APPLY path: each entry keeps the tile number of its first NaN update (atomicMin), and
+// that update wins unless self was NaN. exclude_self counts the hits: a hit target starts from
+// the identity, an untouched one keeps self. Any arrival order gives the same bits.
+#include "slab_tile.glsl"
+// The table in entries of the element's width (8-byte elements: 64-bit entries, which need
+// shaderSharedInt64Atomics): values, then hit counts (exclude_self), then first NaNs (floats).
+layout(constant_id = 1) const int SLAB_WORDS = 2;
+#if defined(ATOMIC_WIDE)
+#define SlabEntry uint64_t
+shared uint64_t slab_entries[SLAB_WORDS / 2];
+const SlabEntry ENTRY_SIGN = uint64_t(1) << 63;
+SlabEntry entry_of(uvec4 v) { return packUint2x32(v.xy); }
+uvec4 value_of(SlabEntry e) { return uvec4(unpackUint2x32(e), 0u, 0u); }
+#else
+#define SlabEntry uint
+shared uint slab_entries[SLAB_WORDS];
+const SlabEntry ENTRY_SIGN = 0x80000000u;
+SlabEntry entry_of(uvec4 v) { return v.x; }
+uvec4 value_of(SlabEntry e) { return uvec4(e & piece_mask(ELEMENT_SIZE), 0u, 0u, 0u); }
+#endif
+const SlabEntry NO_NAN = ~SlabEntry(0);  // first-NaN entry: none yet (0: self is NaN)
+
+#if SCATTER_DTYPE == SCATTER_DTYPE_F32 || SCATTER_DTYPE == SCATTER_DTYPE_F64
+#define SLAB_FLOAT 1
+#endif
+// max/min compare order entries as unsigned integers: a float as element_math's order_key (a
+// negative value with every bit flipped, any other with the sign bit set: -0 just below +0), a
+// signed integer sign-extended to the entry with the sign bit flipped, an unsigned one as is.
+SlabEntry order_entry(uvec4 v) {
+    SlabEntry e = entry_of(v);
+#if defined(SLAB_FLOAT)
+    return (e & ENTRY_SIGN) != SlabEntry(0) ? ~e : e | ENTRY_SIGN;
+#elif SCATTER_DTYPE == SCATTER_DTYPE_I8 || SCATTER_DTYPE == SCATTER_DTYPE_I16
+    const uint shift = 32u - 8u * ELEMENT_SIZE;
+    return uint(int(e << shift) >> shift) ^ ENTRY_SIGN;
+#elif SCATTER_DTYPE == SCATTER_DTYPE_I32 || SCATTER_DTYPE == SCATTER_DTYPE_I64
+    return e ^ ENTRY_SIGN;
+#else
+    return e;
+#endif
+}
+uvec4 value_of_order_entry(SlabEntry e) {
+#if defined(SLAB_FLOAT)
+    return value_of((e & ENTRY_SIGN) != SlabEntry(0) ? e & ~ENTRY_SIGN : ~e);
+#elif SCATTER_DTYPE == SCATTER_DTYPE_I8 || SCATTER_DTYPE == SCATTER_DTYPE_I16 || SCATTER_DTYPE == SCATTER_DTYPE_I32 || SCATTER_DTYPE == SCATTER_DTYPE_I64
+    return value_of(e ^ ENTRY_SIGN);
+#else
+    return value_of(e);
+#endif
+}
+
+uvec4 slab_self(Tile tl, int e) {
+    int out_offset, data_offset;
+    tile_slot(tl, e, out_offset, data_offset);
+    return in_place() ? load_out_element(tensor_byte(T_OUT, out_offset)) : load_data_element(tensor_byte(T_DATA, data_offset));
+}
+
+void slab_atomic_fold(int g) {
+    const int lane = int(gl_LocalInvocationID.x);
+    const Tile tl = tile_of(g);
+    const int slots = tl.targets * tl.columns, updates = tl.items * tl.index_columns;
+    const uint r = uint(param(P_REDUCTION));
+    const bool max_min = r == SCATTER_REDUCTION_MAX || r == SCATTER_REDUCTION_MIN;
+    const bool exclude = param(P_EXCLUDE_SELF) != 0;
+    const int counts_at = slots, nans_at = exclude ? 2 * slots : slots;
+    for (int e = lane; e < slots; e += SCATTER_WORKGROUP_SIZE) {
+        uvec4 start = exclude ? identity_raw(r) : slab_self(tl, e);
+        slab_entries[e] = max_min ? order_entry(start) : entry_of(start);
+        if (exclude) slab_entries[counts_at + e] = SlabEntry(0);
+#if defined(SLAB_FLOAT)
+        slab_entries[nans_at + e] = !exclude && element_is_nan(start) ? SlabEntry(0) : NO_NAN;
+#endif
+    }
+    memoryBarrierShared();
+    barrier();
+    for (int j = lane; j < updates; j += SCATTER_WORKGROUP_SIZE) {
+        const int slot = tile_update_slot(tl, j);
+        if (slot < 0) continue;
+        const uvec4 u = load_update_element(tensor_byte(T_UPDATES, tile_update_offset(tl, j)));
+        if (exclude) atomicAdd(slab_entries[counts_at + slot], SlabEntry(1));
+#if defined(SLAB_FLOAT)
+        if (element_is_nan(u)) {  // j grows with the position within a slot's updates
+            atomicMin(slab_entries[nans_at + slot], SlabEntry(j + 1));
+            continue;
+        }
+#endif
+        if (r == SCATTER_REDUCTION_ADD) atomicAdd(slab_entries[slot], entry_of(u));
+        else if (r == SCATTER_REDUCTION_SUB) atomicAdd(slab_entries[slot], SlabEntry(0) - entry_of(u));
+        else if (r == SCATTER_REDUCTION_MAX) atomicMax(slab_entries[slot], order_entry(u));
+        else atomicMin(slab_entries[slot], order_entry(u));
+    }
+    memoryBarrierShared();
+    barrier();
+    for (int e = lane; e < slots; e += SCATTER_WORKGROUP_SIZE) {
+        uvec4 value = max_min ? value_of_order_entry(slab_entries[e]) : value_of(slab_entries[e]);
+        if (exclude && slab_entries[counts_at + e] == SlabEntry(0)) value = slab_self(tl, e);
+#if defined(SLAB_FLOAT)
+        const SlabEntry first_nan = slab_entries[nans_at + e];
+        if (first_nan == SlabEntry(0)) value = slab_self(tl, e);
+        else if (first_nan != NO_NAN) value = load_update_element(tensor_byte(T_UPDATES, tile_update_offset(tl, int(first_nan) - 1)));
+#endif
+        int out_offset, data_offset;
+        tile_slot(tl, e, out_offset, data_offset);
+        store_out_element(tensor_byte(T_OUT, out_offset), value);
+    }
+}
+#endif
+
 void main() {
+#if defined(SCATTER_SLAB_ATOMICS)
+    if (pc.mode == SCATTER_MODE_SLAB) {
+        // Whole workgroups, and the status is the earlier passes': a uniform early return.
+        uint id = invocation_index();
+        if (id >= pc.count || operation_failed()) return;
+        slab_atomic_fold(int(id / uint(SCATTER_WORKGROUP_SIZE)));
+        return;
+    }
+#endif
+
     uint id = invocation_index();
     if (id >= pc.count || operation_failed()) return;
     int out_offset, update_offset, key;

@@ -176,6 +176,8 @@ uint tensor_byte(int t, int element_offset) {
     return uint(tensor_int(t, T_BASE_BYTE) + element_offset * tensor_element_size(t));
 }
 
+bool in_place() { return param(P_IN_PLACE) != 0; }
+
 bool tensor_contiguous(int t) { return (param(P_CONTIGUOUS) & (1 << t)) != 0; }
 
 // Element offset of row-major position `position` in tensor t.

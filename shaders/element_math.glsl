@@ -53,6 +53,15 @@ uvec4 load_update_element(uint byte) {
     return r;
 }
 
+uvec4 load_data_element(uint byte) {
+    if (ELEMENT_SIZE < 4u) return uvec4(data_piece(byte, ELEMENT_SIZE), 0u, 0u, 0u);
+    uint w = byte >> 2u;
+    uvec4 r = uvec4(data_word(w), 0u, 0u, 0u);
+    if (ELEMENT_SIZE >= 8u) r.y = data_word(w + 1u);
+    if (ELEMENT_SIZE >= 16u) { r.z = data_word(w + 2u); r.w = data_word(w + 3u); }
+    return r;
+}
+
 void store_out_element(uint byte, uvec4 v) {
     if (ELEMENT_SIZE < 4u) {
         out_store_piece(byte, ELEMENT_SIZE, v.x);

@@ -44,6 +44,7 @@ spirv_execution_mode(extensions = ["SPV_KHR_float_controls"], capabilities = [44
 #if SCATTER_DTYPE != SCATTER_DT_RAW
 #include "element_math.glsl"
 #endif
+#include "slab_tile.glsl"
 
 void apply_update(int out_offset, int update_offset, int count_index) {
     uint to = tensor_byte(T_OUT, out_offset);
@@ -132,80 +133,6 @@ void finish_mean(int position) {
 layout(constant_id = 1) const int SLAB_WORDS = SCATTER_SMALL_TARGETS;
 shared uint slab_words[SLAB_WORDS];  // also SMALL_NONE's winner table
 
-// A fiber is out with every coordinate but the axis fixed. A tile is `columns` fibers adjacent
-// along out's last dim (one fiber when the axis is the last dim). The table interleaves them
-// (target t of column c at word t * columns + c) and consecutive lanes take consecutive
-// columns, so with the axis not last, out, data, indices and updates are read and written in
-// runs of `columns` adjacent elements. Offsets are of column 0's element 0; `items` (indices'
-// axis length) is 0 where indices do not reach the tile, `index_columns` the columns they reach.
-struct Tile {
-    int out_base, data_base, index_base, update_base;
-    int targets, items, columns, index_columns;
-    int out_col, data_col, index_col, update_col;  // element strides from a column to the next
-};
-
-// Tile g: fibers numbered row-major over out's dims but the axis, in runs of P_SLAB_COLUMNS
-// along the last dim (a shorter run at the end of each row).
-Tile tile_of(int g) {
-    const int axis = param(P_AXIS), last = tensor_rank(T_OUT) - 1;
-    const int width = param(P_SLAB_COLUMNS);
-    int fiber = g, first_column = 0, columns = 1;
-    if (axis != last) {
-        const int row_length = tensor_shape(T_OUT, last);
-        const int tiles_per_row = (row_length + width - 1) / width;
-        first_column = (g % tiles_per_row) * width;
-        fiber = (g / tiles_per_row) * row_length + first_column;
-        columns = min(width, row_length - first_column);
-    }
-    Tile r = Tile(0, 0, 0, 0, tensor_shape(T_OUT, axis), tensor_shape(T_INDICES, axis), columns, 0, 0, 0, 0, 0);
-    int rest = fiber;
-    for (int d = last; d >= 0; --d) {
-        if (d == axis) continue;
-        int size = tensor_shape(T_OUT, d);
-        int c = rest % size;
-        rest /= size;
-        r.out_base += c * tensor_stride(T_OUT, d);
-        r.data_base += c * tensor_stride(T_DATA, d);
-        if (c >= tensor_shape(T_INDICES, d)) r.items = 0;
-        else {
-            r.index_base += c * tensor_stride(T_INDICES, d);
-            r.update_base += c * tensor_stride(T_UPDATES, d);
-        }
-    }
-    if (r.items != 0) r.index_columns = axis == last ? 1 : min(columns, tensor_shape(T_INDICES, last) - first_column);
-    if (axis != last) {
-        r.out_col = tensor_stride(T_OUT, last);
-        r.data_col = tensor_stride(T_DATA, last);
-        r.index_col = tensor_stride(T_INDICES, last);
-        r.update_col = tensor_stride(T_UPDATES, last);
-    }
-    return r;
-}
-
-// Update j of the tile, j = position * index_columns + column (so a slot's updates come in
-// position order as j grows): its element offset in updates, and its target's table slot, or
-// -1 when its index is skipped.
-int tile_update_offset(Tile tl, int j) {
-    const int k = j / tl.index_columns, c = j - k * tl.index_columns;
-    return tl.update_base + c * tl.update_col + k * tensor_stride(T_UPDATES, param(P_AXIS));
-}
-
-int tile_update_slot(Tile tl, int j) {
-    const int k = j / tl.index_columns, c = j - k * tl.index_columns;
-    int target;
-    if (!resolve_index(tl.index_base + c * tl.index_col + k * tensor_stride(T_INDICES, param(P_AXIS)), tl.targets, target))
-        return -1;
-    return target * tl.columns + c;
-}
-
-// Element offsets in out and data of the tile's table slot e.
-void tile_slot(Tile tl, int e, out int out_offset, out int data_offset) {
-    const int axis = param(P_AXIS);
-    const int t = e / tl.columns, c = e - t * tl.columns;
-    out_offset = tl.out_base + c * tl.out_col + t * tensor_stride(T_OUT, axis);
-    data_offset = tl.data_base + c * tl.data_col + t * tensor_stride(T_DATA, axis);
-}
-
 // ---- target-parallel modes: one invocation per out element (position t, row-major) ----
 // The key of t (elements: t itself; rows/nd: its target row) and, for rows/nd, the updates offset
 // of slice 0 at t's outer and inner position.
@@ -227,8 +154,6 @@ int item_update_offset(int item, int update_base) {
     if (param(P_OP) == SCATTER_OP_ELEMENTS) return offset_of_flat(T_UPDATES, item);
     return update_base + int(scratch_word(uint(param(P_SLICE_UPDATE_BASE) + item)));
 }
-
-bool in_place() { return param(P_IN_PLACE) != 0; }
 
 #if SCATTER_DTYPE == SCATTER_DT_RAW
 // `none`: out[t] = the winning update, or data[t] when no update reaches t.
@@ -315,15 +240,6 @@ void slab_none(int g) {
     }
 }
 #else
-uvec4 load_data_element(uint byte) {
-    if (ELEMENT_SIZE < 4u) return uvec4(data_piece(byte, ELEMENT_SIZE), 0u, 0u, 0u);
-    uint w = byte >> 2u;
-    uvec4 r = uvec4(data_word(w), 0u, 0u, 0u);
-    if (ELEMENT_SIZE >= 8u) r.y = data_word(w + 1u);
-    if (ELEMENT_SIZE >= 16u) { r.z = data_word(w + 2u); r.w = data_word(w + 3u); }
-    return r;
-}
-
 // Reductions: folds t's updates, sorted into row-major order by the buckets passes, into a
 // register and writes out[t] once (data[t] when no update reaches it: no separate copy pass).
 // On a loop-limited driver with the key sort, pass `chunk` folds the key's updates

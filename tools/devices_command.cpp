@@ -33,6 +33,7 @@ constexpr FeatureName kFeatureNames[] = {
     {SCATTER_FEATURE_BUFFER_DEVICE_ADDRESS, "buffer_device_address"},
     {SCATTER_FEATURE_DENORM_PRESERVE32, "denorm_preserve32"},
     {SCATTER_FEATURE_DENORM_PRESERVE64, "denorm_preserve64"},
+    {SCATTER_FEATURE_SHARED_INT64_ATOMICS, "shared_int64_atomics"},
 };
 
 const char* device_type_name(scatter_device_type type) {

@@ -371,6 +371,9 @@ typedef enum scatter_device_type {
  *  path for tiny operands), except f64 products with subnormals where the device flushes them. */
 #define SCATTER_FEATURE_DENORM_PRESERVE32 0x1000ull
 #define SCATTER_FEATURE_DENORM_PRESERVE64 0x2000ull
+/** 64-bit integer atomics on workgroup shared memory (shaderSharedInt64Atomics): the slab path's
+ *  order-free reductions of 8-byte elements (i64/u64 add, sub, max, min; f64 max, min). */
+#define SCATTER_FEATURE_SHARED_INT64_ATOMICS 0x4000ull
 
 /** One device. Strings are NUL-terminated UTF-8. */
 typedef struct scatter_device_info {

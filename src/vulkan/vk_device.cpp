@@ -129,6 +129,7 @@ uint64_t query_features(const InstanceFunctions& fns, VkPhysicalDevice pd, uint3
         if (v12.shaderInt8) mask |= SCATTER_FEATURE_INT8;
         if (v12.shaderFloat16) mask |= SCATTER_FEATURE_FLOAT16;
         if (v12.shaderBufferInt64Atomics) mask |= SCATTER_FEATURE_INT64_ATOMICS;
+        if (v12.shaderSharedInt64Atomics) mask |= SCATTER_FEATURE_SHARED_INT64_ATOMICS;
         if (v12.bufferDeviceAddress) mask |= SCATTER_FEATURE_BUFFER_DEVICE_ADDRESS;
     }
     if (float_ext && atomic_float.shaderBufferFloat32AtomicAdd) mask |= SCATTER_FEATURE_FLOAT32_ATOMIC_ADD;
@@ -346,11 +347,13 @@ Status VulkanDevice::create(int32_t device_index, std::shared_ptr<OwnedInstance>
     if (self->instance_->api_version >= VK_API_VERSION_1_2) {
         const uint64_t wide_atomics = SCATTER_FEATURE_INT64 | SCATTER_FEATURE_INT64_ATOMICS;
         enable12.shaderBufferInt64Atomics = (usable & wide_atomics) == wide_atomics ? VK_TRUE : VK_FALSE;
+        const uint64_t shared_wide_atomics = SCATTER_FEATURE_INT64 | SCATTER_FEATURE_SHARED_INT64_ATOMICS;
+        enable12.shaderSharedInt64Atomics = (usable & shared_wide_atomics) == shared_wide_atomics ? VK_TRUE : VK_FALSE;
         enable12.storageBuffer8BitAccess = (usable & SCATTER_FEATURE_STORAGE8) ? VK_TRUE : VK_FALSE;
         *tail = &enable12;
         tail = &enable12.pNext;
     } else {
-        usable &= ~(SCATTER_FEATURE_INT64_ATOMICS | SCATTER_FEATURE_STORAGE8);
+        usable &= ~(SCATTER_FEATURE_INT64_ATOMICS | SCATTER_FEATURE_SHARED_INT64_ATOMICS | SCATTER_FEATURE_STORAGE8);
     }
     if (usable & SCATTER_FEATURE_FLOAT32_ATOMIC_ADD) {
         extensions.push_back(VK_EXT_SHADER_ATOMIC_FLOAT_EXTENSION_NAME);
@@ -399,7 +402,8 @@ void VulkanDevice::log_device(const ContextConfig& config) const {
     // The optional features the shaders will use on this device (vk_operation.cpp picks variants).
     static const struct { uint64_t bit; const char* name; } kUsed[] = {
         {SCATTER_FEATURE_INT64, "int64"}, {SCATTER_FEATURE_FLOAT64, "float64"},
-        {SCATTER_FEATURE_INT64_ATOMICS, "int64_atomics"}, {SCATTER_FEATURE_STORAGE8, "storage8"},
+        {SCATTER_FEATURE_INT64_ATOMICS, "int64_atomics"}, {SCATTER_FEATURE_SHARED_INT64_ATOMICS, "shared_int64_atomics"},
+        {SCATTER_FEATURE_STORAGE8, "storage8"},
         {SCATTER_FEATURE_STORAGE16, "storage16"}, {SCATTER_FEATURE_FLOAT32_ATOMIC_ADD, "float32_atomic_add"},
         {SCATTER_FEATURE_SUBGROUPS, "subgroups"}, {SCATTER_FEATURE_DENORM_PRESERVE32, "denorm_preserve32"},
         {SCATTER_FEATURE_DENORM_PRESERVE64, "denorm_preserve64"}};

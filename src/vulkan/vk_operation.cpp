@@ -429,7 +429,10 @@ Status RecordedOperation::record(const OpPlan& plan, VkCommandBuffer cmd, bool a
     } else if (small) {
         dispatch(cmd, scatter_pass, SCATTER_MODE_SMALL_NONE, SCATTER_WORKGROUP_SIZE, "small_none");
     } else if (path == VulkanPath::Slab) {
-        dispatch(cmd, scatter_pass, SCATTER_MODE_SLAB, path_.slab_tiles * SCATTER_WORKGROUP_SIZE, "slab");
+        if (path_.slab_atomics)  // order-free reductions: shared-memory atomics (atomic.comp)
+            dispatch(cmd, atomic_pass, SCATTER_MODE_SLAB, path_.slab_tiles * SCATTER_WORKGROUP_SIZE, "slab_atomic");
+        else
+            dispatch(cmd, scatter_pass, SCATTER_MODE_SLAB, path_.slab_tiles * SCATTER_WORKGROUP_SIZE, "slab");
     } else if (path == VulkanPath::Target) {
         SCATTER_RETURN_IF_ERROR(record_target_passes(cmd, buckets_pass, scatter_pass));
     } else if (!p.in_place) {
@@ -512,10 +515,12 @@ Status RecordedOperation::choose_pipelines(Passes* out) const {
     scatter.one_window = one_window;
     scatter.slab_words = path_.slab_words;
     SCATTER_RETURN_IF_ERROR(pipelines_.get(scatter, &out->scatter));
-    if (atomic) {
+    if (atomic || path_.slab_atomics) {
         PipelineKey atomic_key = key(Shader::Atomic);
         atomic_key.dtype = t;
         atomic_key.native_float_add = out->native_float_add;
+        atomic_key.slab = path_.slab_atomics;
+        atomic_key.slab_words = path_.slab_atomics ? path_.slab_words : 0;
         SCATTER_RETURN_IF_ERROR(pipelines_.get(atomic_key, &out->atomic));
     }
     return Status();

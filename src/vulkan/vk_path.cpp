@@ -37,11 +37,32 @@ bool small_none(const OpPlan& p) {
 
 // ---- slab ----
 
+}  // namespace
+
+bool slab_atomics(const OpPlan& p, const PathDevice& d) {
+    if (!d.algorithms.slab_atomics || p.op != OpKind::Elements) return false;
+    const scatter_reduction r = p.reduction;
+    const scatter_dtype t = p.data.dtype();
+    const bool max_min = r == SCATTER_REDUCTION_MAX || r == SCATTER_REDUCTION_MIN;
+    const bool order_free = t >= SCATTER_DTYPE_I8 && t <= SCATTER_DTYPE_U64
+                                ? max_min || r == SCATTER_REDUCTION_ADD || r == SCATTER_REDUCTION_SUB
+                                : max_min && (t == SCATTER_DTYPE_F32 || t == SCATTER_DTYPE_F64);
+    if (!order_free) return false;
+    const uint64_t wide = SCATTER_FEATURE_INT64 | SCATTER_FEATURE_SHARED_INT64_ATOMICS;
+    return p.out.element_size != 8 || (d.features & wide) == wide;
+}
+
+namespace {
+
 // The slab table's words per target: `none`, the winner; reductions, the value's words (at
-// least one) and the hit count if kept.
-int64_t slab_words_per_target(const OpPlan& p) {
+// least one) and the hit count if kept; with shared-memory atomics (atomic.comp SLAB), entries of
+// the value's width (8-byte values: 64-bit hit counts and first NaNs too) for the value, the hit
+// count if kept and a float's first NaN.
+int64_t slab_words_per_target(const OpPlan& p, bool atomics) {
     if (p.reduction == SCATTER_REDUCTION_NONE) return 1;
-    return std::max<int64_t>(1, p.out.element_size / 4) + (has_counts(p) ? 1 : 0);
+    const int64_t value_words = std::max<int64_t>(1, p.out.element_size / 4);
+    if (atomics) return value_words * (1 + (has_counts(p) ? 1 : 0) + (float_max_min(p) ? 1 : 0));
+    return value_words + (has_counts(p) ? 1 : 0);
 }
 
 // What the device's shared memory holds beside the chunk's slots (slab_chunk).
@@ -64,8 +85,8 @@ uint32_t slab_table_words(const PathDevice& d, int64_t needed) {
 // every access runs along the last dim; at most a workgroup's width (64 adjacent elements are
 // whole memory transactions, and wider tiles would only leave fewer workgroups); on a
 // loop-limited driver, narrower until a lane's loops fit (the caller checks 1).
-int64_t slab_columns(const OpPlan& p, const PathDevice& d) {
-    const int64_t per_fiber = p.out.shape[p.axis] * slab_words_per_target(p);
+int64_t slab_columns(const OpPlan& p, const PathDevice& d, bool atomics) {
+    const int64_t per_fiber = p.out.shape[p.axis] * slab_words_per_target(p, atomics);
     const int64_t most = slab_most_words(d);
     if (per_fiber > most) return 0;
     const uint32_t last = p.out.rank - 1;
@@ -86,12 +107,19 @@ int64_t slab_tiles(const OpPlan& p, int64_t columns) {
     return fibers / row * ((row + columns - 1) / columns);
 }
 
-// The slab choice, or why not (a null `why` when it fits).
-const char* slab_refusal(const OpPlan& p, const PathDevice& d, const PathAlignment& a, int64_t* columns_out) {
+// The slab choice, or why not (a null `why` when it fits): the atomic folds where they apply and
+// their (larger) table fits, else the ordered fold.
+const char* slab_refusal(const OpPlan& p, const PathDevice& d, const PathAlignment& a, bool* atomics_out,
+                         int64_t* columns_out) {
     if (!d.algorithms.slab_path) return "the slab path is switched off";
     if (p.op != OpKind::Elements) return "rows and nd have no slab path";
     if (p.no_updates() || p.out.empty()) return "nothing to scatter";
-    const int64_t columns = slab_columns(p, d);
+    bool atomics = slab_atomics(p, d);
+    int64_t columns = slab_columns(p, d, atomics);
+    if (columns == 0 && atomics) {
+        atomics = false;
+        columns = slab_columns(p, d, false);
+    }
     if (columns == 0) return "a fiber of out does not fit in shared memory";
     const int64_t length = p.out.shape[p.axis], items = p.indices.shape[p.axis];
     if (items > INT32_MAX / columns) return "a tile's updates exceed 32-bit numbering";
@@ -99,6 +127,7 @@ const char* slab_refusal(const OpPlan& p, const PathDevice& d, const PathAlignme
     if (p.reduction != SCATTER_REDUCTION_NONE && !p.in_place && !a.data_typed) return "data is not aligned for typed reads";
     if (d.loop_limit != 0 && slab_loop_iterations(p, length * columns, items * columns) > loop_budget(d.loop_limit))
         return "its loops exceed the driver's loop limit";
+    *atomics_out = atomics;
     *columns_out = columns;
     return nullptr;
 }
@@ -201,13 +230,15 @@ PathChoice choose_path(const OpPlan& p, const PathDevice& d, const PathAlignment
     // The slab path: one pass at the floor's traffic, deterministic for every reduction; before
     // the atomic path (a copy, then a read-modify-write per update), which keeps what it refuses.
     int64_t columns = 0;
-    const char* no_slab = slab_refusal(p, d, a, &columns);
+    bool atomics = false;
+    const char* no_slab = slab_refusal(p, d, a, &atomics, &columns);
     if (no_slab == nullptr) {
         c.path = VulkanPath::Slab;
         c.why = "the fibers of out fit in shared memory";
+        c.slab_atomics = atomics;
         c.slab_columns = columns;
         c.slab_tiles = slab_tiles(p, columns);
-        c.slab_words = slab_table_words(d, p.out.shape[p.axis] * slab_words_per_target(p) * columns);
+        c.slab_words = slab_table_words(d, p.out.shape[p.axis] * slab_words_per_target(p, c.slab_atomics) * columns);
         return c;
     }
     const char* no_atomic = atomic_refusal(p, d, a);

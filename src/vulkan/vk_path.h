@@ -7,7 +7,7 @@
 //   small   elements `none` with at most SCATTER_SMALL_TARGETS targets and SCATTER_SMALL_ITEMS
 //           indices: one workgroup, one dispatch (scatter.comp SMALL_NONE)
 //   slab    elements whose fibers along the axis fit in shared memory, every reduction: a
-//           workgroup per tile of fibers (scatter.comp SLAB)
+//           workgroup per tile of fibers (scatter.comp SLAB; order-free reductions atomic.comp SLAB)
 //   atomic  order-free reductions, or allowed non-determinism (atomic.comp)
 //   target  the target-parallel passes (buckets.comp, then scatter.comp per out element);
 //           reductions group their items by key with the radix sort (key_sort)
@@ -70,6 +70,7 @@ struct PathChoice {
     bool has_counts = false;          // P_HAS_COUNTS: hit counts kept (mean, exclude_self)
     uint64_t counts_at = 0;           // owner path: the hit counts' word offset in scratch
     uint64_t first_nan_at = 0;        // atomic path, float max/min: the first-NaN table
+    bool slab_atomics = false;        // slab: shared-memory atomics (atomic.comp SLAB; slab_atomics())
     int64_t slab_columns = 1;         // slab: fibers per tile (P_SLAB_COLUMNS)
     int64_t slab_tiles = 0;           // slab: workgroups
     uint32_t slab_words = 0;          // slab: the shared table (specialization constant 1)
@@ -81,5 +82,10 @@ PathChoice choose_path(const OpPlan& plan, const PathDevice& device, const PathA
 
 // max/min of a real float dtype (the atomic path sets NaN updates aside for them).
 bool float_max_min(const OpPlan& plan);
+
+// Whether the slab path folds with shared-memory atomics (atomic.comp's `_slab` variants) rather
+// than in position order (scatter.comp): order-free reductions, i.e. integer add/sub/max/min and
+// f32/f64 max/min, whose bits no arrival order can change; 8-byte ones need 64-bit shared atomics.
+bool slab_atomics(const OpPlan& plan, const PathDevice& device);
 
 }  // namespace scatter

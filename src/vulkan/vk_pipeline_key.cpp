@@ -9,7 +9,7 @@ namespace {
 
 auto fields(const PipelineKey& k) {
     return std::tie(k.shader, k.dtype, k.small_stores, k.denorm_preserve, k.subgroups, k.native_float_add,
-                    k.four_bit_digits, k.one_window, k.slab_words);
+                    k.four_bit_digits, k.slab, k.one_window, k.slab_words);
 }
 
 const char* dtype_suffix(scatter_dtype dtype) {
@@ -29,7 +29,8 @@ std::string module_name(const PipelineKey& key) {
         case Shader::Buckets: return key.subgroups ? "buckets_sg" : "buckets";
         case Shader::RadixSort: return key.four_bit_digits ? "radix_sort_d4" : "radix_sort";
         case Shader::Atomic:
-            return std::string("atomic_") + dtype_suffix(key.dtype) + (key.native_float_add ? "_fa" : "");
+            return std::string("atomic_") + dtype_suffix(key.dtype) + (key.native_float_add ? "_fa" : "") +
+                   (key.slab ? "_slab" : "");
         case Shader::Scatter:
             return std::string("scatter_") + dtype_suffix(key.dtype) + (key.denorm_preserve ? "_dp" : "") +
                    (key.small_stores ? "_ss" : "");

@@ -19,9 +19,10 @@ DeviceSwitches switches_from_environment() {
         size_t end = list.find(',', begin);
         if (end == std::string::npos) end = list.size();
         const std::string name = list.substr(begin, end - begin);
-        if (name == "int64") hide |= SCATTER_FEATURE_INT64 | SCATTER_FEATURE_INT64_ATOMICS;
+        if (name == "int64") hide |= SCATTER_FEATURE_INT64 | SCATTER_FEATURE_INT64_ATOMICS | SCATTER_FEATURE_SHARED_INT64_ATOMICS;
         else if (name == "float64") hide |= SCATTER_FEATURE_FLOAT64;
         else if (name == "int64_atomics") hide |= SCATTER_FEATURE_INT64_ATOMICS;
+        else if (name == "shared_int64_atomics") hide |= SCATTER_FEATURE_SHARED_INT64_ATOMICS;
         else if (name == "storage8") hide |= SCATTER_FEATURE_STORAGE8;
         else if (name == "storage16") hide |= SCATTER_FEATURE_STORAGE16;
         else if (name == "float_atomics") hide |= SCATTER_FEATURE_FLOAT32_ATOMIC_ADD | SCATTER_FEATURE_FLOAT32_ATOMIC_MINMAX;
@@ -30,6 +31,7 @@ DeviceSwitches switches_from_environment() {
         else if (name == "host_visible") a.host_visible_buffers = false;
         else if (name == "target_path") a.target_path = false;
         else if (name == "slab_path") a.slab_path = false;
+        else if (name == "slab_atomics") a.slab_atomics = false;
         else if (name == "key_sort") a.key_sort = false;
         else if (name == "large_shared_memory") a.large_shared_memory = false;
         else if (name == "atomic_path") a.atomic_path = false;

@@ -1,10 +1,10 @@
 // Which device features and algorithms a device's operations use. In production everything the
 // device offers; the test switch SCATTER_VULKAN_DISABLE_FEATURES hides some, so that fallback
 // paths run (and are tested) on a device such as lavapipe that has them all:
-//   int64, float64, int64_atomics, storage8, storage16, float_atomics, subgroups, denorm_preserve
-//     hide those SCATTER_FEATURE_* bits;
-//   host_visible, target_path, slab_path, key_sort, atomic_path, one_window, float_fast_path turn off the algorithm of
-//     that name (AlgorithmSwitches below); large_shared_memory limits shared memory to 16 KiB;
+//   int64, float64, int64_atomics, shared_int64_atomics, storage8, storage16, float_atomics,
+//     subgroups, denorm_preserve hide those SCATTER_FEATURE_* bits;
+//   host_visible, target_path, slab_path, slab_atomics, key_sort, atomic_path, one_window,
+//     float_fast_path turn off the algorithm of that name (AlgorithmSwitches below); large_shared_memory limits shared memory to 16 KiB;
 //   subnormals makes the float shaders act as on a device that flushes subnormals (and hides
 //     denorm_preserve).
 // Unknown names are ignored. The one place the variable is read is switches_from_environment().
@@ -18,6 +18,7 @@ struct AlgorithmSwitches {
     bool host_visible_buffers = true;  // buffers the CPU maps directly where memory allows
     bool target_path = true;           // the target-parallel algorithm (sort by target)
     bool slab_path = true;             // elements, a tile of fibers per workgroup (vk_path.h)
+    bool slab_atomics = true;          // slab path: order-free reductions by shared-memory atomics
     bool key_sort = true;              // target path: items radix-sorted by key (else buckets)
     bool large_shared_memory = true;   // shared memory beyond Vulkan's minimum of 16 KiB
     bool atomic_path = true;           // order-free reductions through atomics (atomic.comp)
@@ -27,7 +28,7 @@ struct AlgorithmSwitches {
 
     bool operator==(const AlgorithmSwitches& o) const {
         return host_visible_buffers == o.host_visible_buffers && target_path == o.target_path &&
-               slab_path == o.slab_path && key_sort == o.key_sort && large_shared_memory == o.large_shared_memory &&
+               slab_path == o.slab_path && slab_atomics == o.slab_atomics && key_sort == o.key_sort && large_shared_memory == o.large_shared_memory &&
                atomic_path == o.atomic_path && one_window == o.one_window && keep_subnormals == o.keep_subnormals &&
                float_fast_path == o.float_fast_path;
     }

@@ -93,6 +93,7 @@ TEST(VulkanPath, StandardWorkloadsOnNvidia) {
     EXPECT_EQ(c.slab_columns, 1);
     EXPECT_EQ(c.slab_tiles, 4096);
     EXPECT_EQ(c.slab_words, 4096u);
+    EXPECT_FALSE(c.slab_atomics) << "f32 sums fold in position order";
     // W3: the last axis of [64, 512, 512], `none`.
     c = choose(elements(SCATTER_DTYPE_F32, {64, 512, 512}, {64, 512, 128}, 2, SCATTER_REDUCTION_NONE), d);
     EXPECT_EQ(c.path, VulkanPath::Slab) << c.why;
@@ -104,6 +105,7 @@ TEST(VulkanPath, StandardWorkloadsOnNvidia) {
     EXPECT_EQ(c.path, VulkanPath::Slab) << c.why;
     EXPECT_EQ(c.slab_columns, 2);
     EXPECT_EQ(c.slab_words, 8192u);
+    EXPECT_TRUE(c.slab_atomics) << "an order-free reduction: 64-bit shared atomics";
     // W9: 1-D add into 65536 targets: beyond shared memory, and the order would show: target.
     c = choose(elements(SCATTER_DTYPE_F32, {65536}, {65536}, 0, SCATTER_REDUCTION_ADD), d);
     EXPECT_EQ(c.path, VulkanPath::Target) << c.why;
@@ -118,6 +120,44 @@ TEST(VulkanPath, StandardWorkloadsOnNvidia) {
     EXPECT_EQ(c.scratch_words, c.target.start + 1000000);
     c = choose(rows(SCATTER_DTYPE_I32, 100000, 64, 1000000, SCATTER_REDUCTION_MAX), d);
     EXPECT_EQ(c.path, VulkanPath::Atomic) << c.why;
+}
+
+// The slab path folds order-free reductions with shared-memory atomics (atomic.comp SLAB):
+// integer add/sub/max/min and f32/f64 max/min; 8-byte ones only with 64-bit shared atomics; a
+// table too big for the atomic folds' entries (first NaNs, 64-bit counts) takes the ordered fold.
+TEST(VulkanPath, SlabAtomicsForOrderFreeReductionsOnly) {
+    const PathDevice d = lavapipe();
+    auto atomics = [&](scatter_dtype t, scatter_reduction r, const PathDevice& device, int64_t length = 300) {
+        const PathChoice c = choose(elements(t, {4, length}, {4, 200}, 1, r), device);
+        EXPECT_EQ(c.path, VulkanPath::Slab) << "dtype " << t << ", reduction " << r << ": " << c.why;
+        return c.slab_atomics;
+    };
+    for (scatter_dtype t : {SCATTER_DTYPE_I8, SCATTER_DTYPE_U16, SCATTER_DTYPE_I32, SCATTER_DTYPE_U64}) {
+        for (scatter_reduction r : {SCATTER_REDUCTION_ADD, SCATTER_REDUCTION_SUB, SCATTER_REDUCTION_MAX, SCATTER_REDUCTION_MIN})
+            EXPECT_TRUE(atomics(t, r, d)) << "dtype " << t << ", reduction " << r;
+        for (scatter_reduction r : {SCATTER_REDUCTION_MUL, SCATTER_REDUCTION_DIV, SCATTER_REDUCTION_MEAN})
+            EXPECT_FALSE(atomics(t, r, d)) << "dtype " << t << ", reduction " << r;
+    }
+    EXPECT_TRUE(atomics(SCATTER_DTYPE_F32, SCATTER_REDUCTION_MAX, d));
+    EXPECT_TRUE(atomics(SCATTER_DTYPE_F64, SCATTER_REDUCTION_MIN, d));
+    EXPECT_FALSE(atomics(SCATTER_DTYPE_F32, SCATTER_REDUCTION_ADD, d));
+    EXPECT_FALSE(atomics(SCATTER_DTYPE_F16, SCATTER_REDUCTION_MAX, d));
+    EXPECT_FALSE(atomics(SCATTER_DTYPE_BOOL, SCATTER_REDUCTION_ADD, d));
+    EXPECT_FALSE(atomics(SCATTER_DTYPE_C64, SCATTER_REDUCTION_ADD, d));
+    PathDevice no_shared_int64 = d;
+    no_shared_int64.features &= ~SCATTER_FEATURE_SHARED_INT64_ATOMICS;
+    EXPECT_FALSE(atomics(SCATTER_DTYPE_I64, SCATTER_REDUCTION_MAX, no_shared_int64));
+    EXPECT_TRUE(atomics(SCATTER_DTYPE_I32, SCATTER_REDUCTION_MAX, no_shared_int64));
+    PathDevice switched_off = d;
+    switched_off.algorithms.slab_atomics = false;
+    EXPECT_FALSE(atomics(SCATTER_DTYPE_I32, SCATTER_REDUCTION_ADD, switched_off));
+    // f32 max: 2 words per target (value, first NaN) against the ordered fold's 1. lavapipe holds
+    // 8128 words: 4064 targets with the atomics, 8128 without.
+    EXPECT_TRUE(atomics(SCATTER_DTYPE_F32, SCATTER_REDUCTION_MAX, d, 4064));
+    EXPECT_FALSE(atomics(SCATTER_DTYPE_F32, SCATTER_REDUCTION_MAX, d, 4065));
+    EXPECT_FALSE(atomics(SCATTER_DTYPE_F32, SCATTER_REDUCTION_MAX, d, 8128));
+    const PathChoice c = choose(elements(SCATTER_DTYPE_F32, {4, 4065}, {4, 200}, 1, SCATTER_REDUCTION_MAX), d);
+    EXPECT_EQ(c.slab_words, 4096u) << "the ordered fold's table: one word per target, the 4096-word class";
 }
 
 TEST(VulkanPath, TinyNoneIsTheSmallPath) {

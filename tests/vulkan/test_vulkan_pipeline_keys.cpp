@@ -22,7 +22,8 @@ bool float_dtype(scatter_dtype t) {
 
 // The keys choose_pipelines and the radix sort may ask for, by the rules they follow: 8/16-bit
 // stores for the byte copy and 1- and 2-byte dtypes, subnormal-preserving variants for float
-// dtypes, atomics for every dtype but c128 (none is 16 bytes wide), f32's float atomicAdd.
+// dtypes, atomics for every dtype but c128 (none is 16 bytes wide), f32's float atomicAdd, the
+// slab path's atomic folds.
 std::vector<PipelineKey> reachable_keys() {
     std::vector<PipelineKey> keys;
     auto add = [&](PipelineKey k) {
@@ -70,6 +71,16 @@ std::vector<PipelineKey> reachable_keys() {
             k.native_float_add = true;
             add(k);
         }
+        // The slab path's order-free folds: integers and the real floats of 4 and 8 bytes.
+        if ((t >= SCATTER_DTYPE_I8 && t <= SCATTER_DTYPE_U64) || t == SCATTER_DTYPE_F32 || t == SCATTER_DTYPE_F64) {
+            k = PipelineKey();
+            k.shader = Shader::Atomic;
+            k.dtype = t;
+            k.slab = true;
+            add(k);
+            k.slab_words = 4096;
+            add(k);
+        }
     }
     return keys;
 }
@@ -95,6 +106,9 @@ TEST(PipelineKeys, DistinctVariantsNameDistinctModules) {
     }
     EXPECT_EQ(scatter::module_name(PipelineKey{Shader::Scatter, SCATTER_DTYPE_BF16, true, true}), "scatter_bf16_dp_ss");
     EXPECT_EQ(scatter::module_name(PipelineKey{Shader::Scatter, SCATTER_DTYPE_UNDEFINED, true}), "scatter_raw_ss");
+    PipelineKey slab{Shader::Atomic, SCATTER_DTYPE_I64};
+    slab.slab = true;
+    EXPECT_EQ(scatter::module_name(slab), "atomic_i64_slab");
 }
 
 TEST(PipelineKeys, OrderIsStrictAndCoversEveryField) {

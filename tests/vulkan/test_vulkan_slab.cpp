@@ -1,10 +1,11 @@
-// The slab path (shaders/scatter.comp SLAB): `elements`, one workgroup per tile of fibers of out
-// (one fiber along the last axis; fibers adjacent along the last dim for an outer axis) with the
-// tile's targets in shared memory. Every case runs on a profiling
-// context, is compared bitwise with the oracle in every layout (buffers, host, strided host),
-// and checks from the profile that the slab pass ran (or, past the shared-memory limit, did not).
-// Run again with SCATTER_VULKAN_DISABLE_FEATURES=large_shared_memory (16 KiB of shared memory,
-// Vulkan's minimum) by ctest.
+// The slab path (shaders/scatter.comp SLAB, and atomic.comp SLAB for order-free reductions):
+// `elements`, one workgroup per tile of fibers of out (one fiber along the last axis; fibers
+// adjacent along the last dim for an outer axis) with the tile's targets in shared memory. Every
+// case runs on a profiling context, is compared bitwise with the oracle in every layout (buffers,
+// host, strided host), and checks from the profile that the slab pass ran (or, past the
+// shared-memory limit, did not), and which of the two. Run again by ctest with
+// SCATTER_VULKAN_DISABLE_FEATURES=large_shared_memory (16 KiB of shared memory, Vulkan's
+// minimum) and =slab_atomics (order-free reductions folded in position order too).
 #include "vulkan_case.h"
 #include "vulkan_env.h"
 
@@ -101,12 +102,14 @@ Case fiber_case(std::mt19937_64& rng, scatter_dtype dtype, scatter_reduction red
     return c;
 }
 
+bool switched_off(const char* name) {
+    const char* hidden = std::getenv("SCATTER_VULKAN_DISABLE_FEATURES");
+    return hidden != nullptr && std::strstr(hidden, name) != nullptr;
+}
+
 // Shared memory the slab path may use on this device: lavapipe's 32 KiB, or Vulkan's minimum of
 // 16 KiB under the test switch.
-uint32_t shared_memory_bytes() {
-    const char* hidden = std::getenv("SCATTER_VULKAN_DISABLE_FEATURES");
-    return hidden != nullptr && std::strstr(hidden, "large_shared_memory") != nullptr ? 16384u : 32768u;
-}
+uint32_t shared_memory_bytes() { return switched_off("large_shared_memory") ? 16384u : 32768u; }
 
 // The slab table's capacity in targets for an element of `element_size` bytes.
 int64_t slab_capacity(uint32_t element_size, bool counts) {
@@ -114,10 +117,35 @@ int64_t slab_capacity(uint32_t element_size, bool counts) {
     return words / (std::max<int64_t>(1, element_size / 4) + (counts ? 1 : 0));
 }
 
+// The same for the atomic folds: entries of the element's width for the value, the hit count
+// (exclude_self) and the first NaN (floats).
+int64_t slab_atomic_capacity(uint32_t element_size, bool counts, bool first_nan) {
+    const int64_t words = int64_t(shared_memory_bytes() / 4) - 64;
+    return words / (std::max<int64_t>(1, element_size / 4) * (1 + (counts ? 1 : 0) + (first_nan ? 1 : 0)));
+}
+
+// Whether a slab call of this kind folds with shared-memory atomics (vk_path.h slab_atomics):
+// integer add/sub/max/min and f32/f64 max/min, unless switched off (lavapipe has 64-bit shared
+// atomics).
+bool slab_atomics_expected(scatter_dtype t, scatter_reduction r) {
+    if (switched_off("slab_atomics")) return false;
+    const bool max_min = r == SCATTER_REDUCTION_MAX || r == SCATTER_REDUCTION_MIN;
+    if (t >= SCATTER_DTYPE_I8 && t <= SCATTER_DTYPE_U64)
+        return max_min || r == SCATTER_REDUCTION_ADD || r == SCATTER_REDUCTION_SUB;
+    return max_min && (t == SCATTER_DTYPE_F32 || t == SCATTER_DTYPE_F64);
+}
+
 class Slab : public ProfiledVulkanTest {
 public:
-    // Runs `c` in every layout against the oracle; `slab`: whether the slab pass must run.
+    // Runs `c` in every layout against the oracle; `slab`: whether the slab pass must run (the
+    // atomic folds where slab_atomics_expected).
     void check(const Case& c, bool slab, const std::string& what) {
+        const bool atomics = slab && slab_atomics_expected(c.dtype, c.options.reduction);
+        check_pass(c, !slab ? "" : atomics ? "slab_atomic" : "slab", what);
+    }
+
+    // The same with the slab pass named: "slab", "slab_atomic" or "" (neither).
+    void check_pass(const Case& c, const std::string& pass, const std::string& what) {
         SCOPED_TRACE(what + ": " + c.describe());
         const Result want = run_reference(c);
         for (Layout layout : {Layout::Buffer, Layout::Host, Layout::HostStrided}) {
@@ -126,7 +154,8 @@ public:
             EXPECT_TRUE(got.out == want.out) << "layout " << int(layout);
             EXPECT_TRUE(got.canary.empty()) << got.canary;
             if (want.status == SCATTER_OK) {
-                EXPECT_EQ(last_call_ran("slab"), slab) << "layout " << int(layout);
+                EXPECT_EQ(last_call_ran("slab"), pass == "slab") << "layout " << int(layout);
+                EXPECT_EQ(last_call_ran("slab_atomic"), pass == "slab_atomic") << "layout " << int(layout);
             }
         }
     }
@@ -319,7 +348,7 @@ TEST_F(Slab, AtTheLargestCountItTakesIntoOneTargetTheSumIsExact) {
             }
             return c;
         };
-        auto takes_slab = [&](int64_t n) {
+        auto takes_slab = [&](int64_t n) {  // (add of floats: the ordered fold)
             const Result r = run_case(profiled, ones_into_one_target(n), Layout::Buffer);
             return r.status == SCATTER_OK && last_call_ran("slab");
         };
@@ -334,6 +363,96 @@ TEST_F(Slab, AtTheLargestCountItTakesIntoOneTargetTheSumIsExact) {
         const Result want = run_reference(c);
         ASSERT_EQ(want.status, SCATTER_OK);
         check(c, true, std::string(scatter_dtype_name(dtype)) + ", " + std::to_string(taken) + " ones into one target");
+    }
+}
+
+// The order-free reductions fold with shared-memory atomics (atomic.comp SLAB): every dtype of
+// theirs, add/sub/max/min, under every index pattern (one target: all 64 lanes on one entry),
+// with and without exclude_self, out of place and in place, along the last and an outer axis.
+TEST_F(Slab, OrderFreeReductionsFoldWithSharedAtomicsUnderEveryPattern) {
+    std::mt19937_64 rng(79);
+    const FiberShape last{{3, 700}, {2, 900}};
+    const FiberShape outer{{300, 7}, {500, 5}, 0};
+    int n = 0;
+    for (scatter_dtype dtype : {SCATTER_DTYPE_I8, SCATTER_DTYPE_I16, SCATTER_DTYPE_I32, SCATTER_DTYPE_I64,
+                                SCATTER_DTYPE_U8, SCATTER_DTYPE_U16, SCATTER_DTYPE_U32, SCATTER_DTYPE_U64,
+                                SCATTER_DTYPE_F32, SCATTER_DTYPE_F64}) {
+        for (scatter_reduction r : {SCATTER_REDUCTION_ADD, SCATTER_REDUCTION_SUB, SCATTER_REDUCTION_MAX,
+                                    SCATTER_REDUCTION_MIN}) {
+            const bool is_float = dtype == SCATTER_DTYPE_F32 || dtype == SCATTER_DTYPE_F64;
+            if (is_float && (r == SCATTER_REDUCTION_ADD || r == SCATTER_REDUCTION_SUB)) continue;
+            for (Pattern pattern : {Pattern::Random, Pattern::OneTarget, Pattern::Sorted, Pattern::Reverse,
+                                    Pattern::Distinct, Pattern::OutOfRange}) {
+                Case c = fiber_case(rng, dtype, r, ++n % 2 ? last : outer, pattern);
+                if (rng() % 2) c.options.flags |= SCATTER_OPTION_EXCLUDE_SELF;
+                c.in_place = rng() % 3 == 0;
+                check(c, true, std::string(scatter_dtype_name(dtype)) + " " + scatter_reduction_name(r) + ", " +
+                                   pattern_name(pattern) + (c.in_place ? ", in place" : ""));
+            }
+        }
+    }
+}
+
+// Float max/min on the atomic folds: order entries for every sign, exponent and mantissa (f64:
+// full low words), -0 and +0 racing for one target, infinities, and NaNs: a NaN self stays, else
+// a target's first NaN update in position order wins (a few targets get several).
+TEST_F(Slab, FloatMaxMinOfRandomBitPatternsWithNaNsMatchTheCpu) {
+    std::mt19937_64 rng(83);
+    for (scatter_dtype dtype : {SCATTER_DTYPE_F32, SCATTER_DTYPE_F64}) {
+        for (scatter_reduction r : {SCATTER_REDUCTION_MAX, SCATTER_REDUCTION_MIN}) {
+            for (Pattern pattern : {Pattern::Random, Pattern::OneTarget, Pattern::Hot}) {
+                for (bool exclude_self : {false, true}) {
+                    Case c = fiber_case(rng, dtype, r, {{2, 900}, {2, 1000}}, pattern);
+                    const size_t size = scatter_dtype_size(dtype);
+                    const bool nans = pattern == Pattern::Random;  // else every target would end NaN
+                    auto fill = [&](std::vector<uint8_t>* bytes) {
+                        for (size_t e = 0; e < bytes->size() / size; ++e) {
+                            uint64_t bits = rng();
+                            const uint64_t sign = bits >> 63 << 63;
+                            const uint64_t all_ones = size == 4 ? 0x7f800000ull << 32 : 0x7ff0000000000000ull;
+                            switch (rng() % 64) {
+                                case 0: bits = sign | all_ones; break;                     // an infinity
+                                case 1: if (nans) bits = sign | all_ones | (bits & 0xfffff) | 1; break;
+                                case 2: case 3: bits = sign; break;                        // a zero
+                                default:
+                                    if ((bits & all_ones) == all_ones) bits ^= size == 4 ? 1ull << 55 : 1ull << 52;
+                            }
+                            if (size == 4) bits >>= 32;
+                            std::memcpy(bytes->data() + e * size, &bits, size);
+                        }
+                    };
+                    fill(&c.data);
+                    fill(&c.updates);
+                    if (exclude_self) c.options.flags |= SCATTER_OPTION_EXCLUDE_SELF;
+                    check(c, true, std::string(scatter_dtype_name(dtype)) + " " + scatter_reduction_name(r) + ", " +
+                                       pattern_name(pattern));
+                }
+            }
+        }
+    }
+}
+
+// The atomic folds' tables at the device's limit and one past, where the ordered fold (whose
+// table is smaller) takes over until its own limit: i64 max with hit counts (64-bit entries: 4
+// words per target against 3), f32 min with first NaNs (2 words against 1), u16 add (1 word each).
+TEST_F(Slab, AtomicFoldsAtTheSharedMemoryLimitAndOnePast) {
+    std::mt19937_64 rng(89);
+    for (Kind k : {Kind{SCATTER_DTYPE_I64, SCATTER_REDUCTION_MAX, true}, Kind{SCATTER_DTYPE_F32, SCATTER_REDUCTION_MIN, false},
+                   Kind{SCATTER_DTYPE_U16, SCATTER_REDUCTION_ADD, false}}) {
+        const uint32_t size = uint32_t(scatter_dtype_size(k.dtype));
+        const bool atomics = slab_atomics_expected(k.dtype, k.r);
+        const int64_t atomic_limit = atomics ? slab_atomic_capacity(size, k.exclude_self, k.dtype == SCATTER_DTYPE_F32) : 0;
+        const int64_t ordered_limit = slab_capacity(size, k.exclude_self);
+        for (int64_t targets : {atomic_limit - 1, atomic_limit, atomic_limit + 1, ordered_limit, ordered_limit + 1}) {
+            if (targets < 2) continue;
+            Case c = fiber_case(rng, k.dtype, k.r, {{2, targets}, {2, 200}}, Pattern::Random);
+            if (k.exclude_self) c.options.flags |= SCATTER_OPTION_EXCLUDE_SELF;
+            const std::string pass = targets <= atomic_limit ? "slab_atomic" : targets <= ordered_limit ? "slab" : "";
+            check_pass(c, pass,
+                       std::string(scatter_dtype_name(k.dtype)) + " " + scatter_reduction_name(k.r) + ", " +
+                           std::to_string(targets) + " targets (atomic limit " + std::to_string(atomic_limit) +
+                           ", ordered " + std::to_string(ordered_limit) + ")");
+        }
     }
 }
 

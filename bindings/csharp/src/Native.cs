@@ -108,6 +108,8 @@ namespace LibScatter
         DenormPreserve32 = 0x1000,
         /// <summary>Subnormal f64 (c128) values are kept by arithmetic.</summary>
         DenormPreserve64 = 0x2000,
+        /// <summary>64-bit integer atomics on workgroup shared memory.</summary>
+        SharedInt64Atomics = 0x4000,
     }
 
     /// <summary>The C API as declared in scatter.h, for callers who need more than the

@@ -9,7 +9,7 @@ const DEVICE_TYPES = Object.freeze({ 0: 'other', 1: 'integrated_gpu', 2: 'discre
 const FEATURES = Object.freeze([
   'int8', 'int16', 'int64', 'float16', 'float64', 'storage8', 'storage16', 'int64_atomics',
   'float32_atomic_add', 'float32_atomic_minmax', 'subgroups', 'buffer_device_address',
-  'denorm_preserve32', 'denorm_preserve64',
+  'denorm_preserve32', 'denorm_preserve64', 'shared_int64_atomics',
 ]);
 
 function apiVersion(packed) {

@@ -10,7 +10,7 @@ from ._library import DeviceInfo, lib
 _DEVICE_TYPES = {0: "other", 1: "integrated_gpu", 2: "discrete_gpu", 3: "virtual_gpu", 4: "cpu"}
 _FEATURES = ("int8", "int16", "int64", "float16", "float64", "storage8", "storage16",
              "int64_atomics", "float32_atomic_add", "float32_atomic_minmax", "subgroups",
-             "buffer_device_address", "denorm_preserve32", "denorm_preserve64")
+             "buffer_device_address", "denorm_preserve32", "denorm_preserve64", "shared_int64_atomics")
 
 
 @dataclass(frozen=True)

@@ -243,6 +243,8 @@ pub const SCATTER_FEATURE_BUFFER_DEVICE_ADDRESS: u64 = 0x800;
 pub const SCATTER_FEATURE_DENORM_PRESERVE32: u64 = 0x1000;
 /// Device feature bit: subnormal f64 (c128) values are preserved by arithmetic.
 pub const SCATTER_FEATURE_DENORM_PRESERVE64: u64 = 0x2000;
+/// Device feature bit: 64-bit integer atomics on workgroup shared memory.
+pub const SCATTER_FEATURE_SHARED_INT64_ATOMICS: u64 = 0x4000;
 
 /// The largest rank any tensor may have.
 pub const SCATTER_MAX_RANK: u32 = 16;

@@ -79,9 +79,11 @@ impl Features {
     pub const DENORM_PRESERVE32: Features = Features(sys::SCATTER_FEATURE_DENORM_PRESERVE32);
     /// Subnormal f64 values preserved.
     pub const DENORM_PRESERVE64: Features = Features(sys::SCATTER_FEATURE_DENORM_PRESERVE64);
+    /// 64-bit integer atomics on workgroup shared memory.
+    pub const SHARED_INT64_ATOMICS: Features = Features(sys::SCATTER_FEATURE_SHARED_INT64_ATOMICS);
 
-    /// Every feature with its lowercase name ("int8", ..., "denorm_preserve64").
-    pub const NAMED: [(&'static str, Features); 14] = [
+    /// Every feature with its lowercase name ("int8", ..., "shared_int64_atomics").
+    pub const NAMED: [(&'static str, Features); 15] = [
         ("int8", Features::INT8), ("int16", Features::INT16), ("int64", Features::INT64),
         ("float16", Features::FLOAT16), ("float64", Features::FLOAT64),
         ("storage8", Features::STORAGE8), ("storage16", Features::STORAGE16),
@@ -91,6 +93,7 @@ impl Features {
         ("subgroups", Features::SUBGROUPS), ("buffer_device_address", Features::BUFFER_DEVICE_ADDRESS),
         ("denorm_preserve32", Features::DENORM_PRESERVE32),
         ("denorm_preserve64", Features::DENORM_PRESERVE64),
+        ("shared_int64_atomics", Features::SHARED_INT64_ATOMICS),
     ];
 
     /// Whether every bit of `other` is set.

@@ -70,8 +70,9 @@ fn enum_codes_and_names_match_the_library() {
         assert_eq!(DeviceType::from_code(code).code(), code);
     }
     assert_eq!(scatter::MAX_RANK as u32, sys::SCATTER_MAX_RANK);
-    assert_eq!(scatter::Features::NAMED.len(), 14);
+    assert_eq!(scatter::Features::NAMED.len(), 15);
     assert_eq!(scatter::Features::NAMED[13].1 .0, sys::SCATTER_FEATURE_DENORM_PRESERVE64);
+    assert_eq!(scatter::Features::NAMED[14].1 .0, sys::SCATTER_FEATURE_SHARED_INT64_ATOMICS);
 }
 
 #[test]
