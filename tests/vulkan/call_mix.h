@@ -8,27 +8,14 @@
 
 #include <scatter/scatter.h>
 
+#include "vulkan_env.h"
+
 #include <gtest/gtest.h>
 
 #include <cstdint>
 #include <cstring>
 
 namespace vulkan_test {
-
-// Under AddressSanitizer every allocation and thread start costs several times more, and its
-// quarantine holds freed memory: cost ratios and resident-memory bounds are checked elsewhere.
-#if defined(__SANITIZE_ADDRESS__)
-#define SCATTER_TEST_ASAN 1
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer)
-#define SCATTER_TEST_ASAN 1
-#endif
-#endif
-#ifdef SCATTER_TEST_ASAN
-constexpr bool kUnderAddressSanitizer = true;
-#else
-constexpr bool kUnderAddressSanitizer = false;
-#endif
 
 // How many Vulkan objects libscatter created, allocated, freed or destroyed through the
 // counting table so far.

@@ -12,6 +12,21 @@
 
 namespace vulkan_test {
 
+// Under AddressSanitizer every allocation and thread start costs several times more, and its
+// quarantine holds freed memory: cost ratios and resident-memory bounds are checked elsewhere.
+#if defined(__SANITIZE_ADDRESS__)
+#define SCATTER_TEST_ASAN 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define SCATTER_TEST_ASAN 1
+#endif
+#endif
+#ifdef SCATTER_TEST_ASAN
+constexpr bool kUnderAddressSanitizer = true;
+#else
+constexpr bool kUnderAddressSanitizer = false;
+#endif
+
 // Counts validation warnings and errors; the first message is kept for the failure report.
 struct ValidationLog {
     std::atomic<int> problems{0};
