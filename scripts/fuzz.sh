@@ -11,7 +11,8 @@ source_dir=$(cd "$(dirname "$0")/.." && pwd)
 lavapipe=$(sed -n 's/^SCATTER_LAVAPIPE_ICD:FILEPATH=//p' "$build/CMakeCache.txt")  # tests/CMakeLists.txt
 [ -n "$lavapipe" ] || { echo "fuzz.sh: SCATTER_LAVAPIPE_ICD is not in $build/CMakeCache.txt" >&2; exit 1; }
 
-export ASAN_OPTIONS=detect_leaks=1:allocator_may_return_null=1
+# 6 frames per allocation stack: the Makefile's sanitize target says why (lavapipe's JIT).
+export ASAN_OPTIONS=detect_leaks=1:allocator_may_return_null=1:malloc_context_size=6
 export LSAN_OPTIONS=suppressions=$source_dir/tests/lsan.supp
 export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
 
