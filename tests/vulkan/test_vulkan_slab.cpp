@@ -138,9 +138,14 @@ bool slab_atomics_expected(scatter_dtype t, scatter_reduction r) {
 class Slab : public ProfiledVulkanTest {
 public:
     // Runs `c` in every layout against the oracle; `slab`: whether the slab pass must run (the
-    // atomic folds where slab_atomics_expected).
+    // atomic folds where slab_atomics_expected and their table holds a fiber, else the ordered).
     void check(const Case& c, bool slab, const std::string& what) {
-        const bool atomics = slab && slab_atomics_expected(c.dtype, c.options.reduction);
+        const int rank = int(c.data_shape.size());
+        const int64_t length = c.data_shape[size_t((c.options.axis + rank) % rank)];
+        const bool is_float = c.dtype == SCATTER_DTYPE_F32 || c.dtype == SCATTER_DTYPE_F64;
+        const bool exclude_self = (c.options.flags & SCATTER_OPTION_EXCLUDE_SELF) != 0;
+        const bool atomics = slab && slab_atomics_expected(c.dtype, c.options.reduction) &&
+                             length <= slab_atomic_capacity(c.element_size, exclude_self, is_float);
         check_pass(c, !slab ? "" : atomics ? "slab_atomic" : "slab", what);
     }
 
