@@ -3,18 +3,19 @@
 # machine is lent for 30 minutes, 10 per command; docs/vulkan.md, "Measured"). Pack first, here:
 #   bash scripts/pack-gpu.sh                 # ../shared/tools/gpu/pack.sh + every Vulkan suite
 # then on the machine (the `run` tool, carry [".device"]):
-#   bash .device/run.sh bash benchmarks/gpu_session.sh bench [REPEAT]
-#   bash .device/run.sh bash benchmarks/gpu_session.sh tests
-#   bash .device/run.sh bash benchmarks/gpu_session.sh all [SECONDS]   # floors, bench, diff, tests
+#   bash .device/run.sh bash .device/benchmarks/gpu_session.sh bench [REPEAT]
+#   bash .device/run.sh bash .device/benchmarks/gpu_session.sh tests
+#   bash .device/run.sh bash .device/benchmarks/gpu_session.sh all [SECONDS]
 # bench: `scatter bench --backend vulkan --resident` on every standard workload with every path
-#   on, then again with each path the choice prefers hidden (SCATTER_VULKAN_DISABLE_FEATURES) on
-#   the workloads that take it, a --profile run (per-pass times), and PyTorch CUDA in the same
-#   run; prints benchmarks/gpu_table.py's table and leaves the JSON lines in $OUT.
-# tests: every Vulkan test suite in .device/bin on the GPU, in shards of at most 8 tests a process
-#   (the driver there refuses the 30th VkInstance of a process; a test makes up to 3), then the
-#   differential examples and random cases; summary in $OUT/tests.txt.
-# all: the driver floors (vkfloor), bench, tests, in that order, each step skipped once SECONDS
-#   (default 420) have passed, so that one command fits the machine's time.
+#   on, then again with each path the choice may prefer hidden (SCATTER_VULKAN_DISABLE_FEATURES)
+#   on the workloads it may take, --profile runs of both (per-pass times), and PyTorch CUDA in the
+#   same run; prints benchmarks/gpu_table.py's table and leaves the JSON lines in $OUT.
+# tests: the differential random cases and every Vulkan test suite in .device/bin on the GPU,
+#   most telling first, in shards of at most 8 tests a process (the driver there refuses the 30th
+#   VkInstance of a process; a test makes up to 3); summary and failures in $OUT/tests.txt.
+# all: the driver floors (vkfloor), bench, tests, each test step only while SECONDS (default
+#   420) have not passed, so that one command fits the machine's time; only three files come
+#   back (the machine returns at most 8): bench.txt, bench_raw.tgz, tests.txt.
 set -uo pipefail
 mode=${1:-bench}
 repeat=${2:-7}
@@ -24,7 +25,7 @@ here="$(cd "$(dirname "$0")" && pwd)"
 
 # The path each switch hides, and the workloads that take that path by default.
 variants=(
-  "slab_path W1,W2,W3,W8,W11"
+  "slab_path W1,W2,W3,W8,W10,W11"
   "key_sort W4,W5,W6,W12,W13"
   "atomic_path W14"
 )
@@ -40,20 +41,28 @@ run_logged() {  # NAME TIMEOUT COMMAND...: runs, logs to $out/NAME.log, one summ
   timeout "$limit" "$@" > "$out/$name.log" 2>&1
   rc=$?
   echo "$name rc=$rc $(( $(date +%s) - t0 ))s $(grep -E '^\[  (PASSED|FAILED) ' "$out/$name.log" | tr '\n' ' ')" |
-    tee -a "$out/tests.txt"
+    tee -a "$summary"
+  if (( rc != 0 )); then  # what failed, where the summary is all that comes back
+    grep -E 'Failure|FAILED|Expected|Which is|Value of|error|what:|\.cpp:[0-9]+' "$out/$name.log" | head -40 >> "$summary"
+  fi
 }
 
+# The suites that check the most per second first (the machine's time may run out).
+suite_order="scatter_diff_random_vulkan scatter_vulkan_slab scatter_vulkan_key_sort scatter_vulkan_loop_limit
+  scatter_vulkan_atomics scatter_vulkan_masked_features scatter_vulkan_pipeline_keys scatter_vulkan_radix_sort
+  scatter_diff_examples scatter_vulkan_call_path scatter_vulkan_float_exactness scatter_vulkan_interop
+  scatter_vulkan_basics scatter_vulkan_long_run scatter_vulkan_sweep"
+
 run_tests() {
-  : > "$out/tests.txt"
   local bin suite name count shards i
   bin=$(dirname "$(command -v scatter)")
-  for name in scatter_diff_examples scatter_diff_random_vulkan; do
-    in_time || return 0
-    [ -x "$bin/$name" ] && run_logged "$name" 240 "$bin/$name"
-  done
-  for suite in $(ls "$bin"/scatter_vulkan_* | sort); do
+  for name in $suite_order; do
+    suite=$bin/$name
     [ -f "$suite" ] && [ -x "$suite" ] || continue
-    name=$(basename "$suite")
+    if [[ $name == scatter_diff_* ]]; then
+      in_time && run_logged "$name" 240 "$suite"
+      continue
+    fi
     count=$("$suite" --gtest_list_tests 2>/dev/null | grep -c '^  ')
     shards=$(( (count + 7) / 8 ))
     (( shards > 0 )) || shards=1
@@ -65,12 +74,17 @@ run_tests() {
 }
 
 case "$mode" in
-  all)
-    repeat=7
+  all)  # three files come back: bench.txt, bench_raw.tgz, tests.txt
+    final=$out
+    out=$(mktemp -d)
+    summary=$final/tests.txt
+    : > "$summary"
     vkfloor 16777216 > "$out/vkfloor.txt" 2>&1
-    bash "$0" bench "$repeat"
+    OUT=$out bash "$0" bench 7
+    cat "$out/devices.txt" "$out/vkfloor.txt" "$out/table.txt" "$out"/profile*.txt > "$final/bench.txt" 2>&1
+    tar czf "$final/bench_raw.tgz" -C "$out" .
     in_time && run_tests
-    echo "all: $(( $(date +%s) - start_all ))s" | tee -a "$out/tests.txt"
+    echo "all: $(( $(date +%s) - start_all ))s" | tee -a "$summary"
     ;;
   bench)
     scatter devices > "$out/devices.txt" 2>&1
@@ -81,11 +95,18 @@ case "$mode" in
         --repeat "$repeat" --json > "$out/vk_no_$1.jsonl"
     done
     scatter bench --backend vulkan --resident --workload all --repeat 3 --profile > "$out/profile.txt" 2>&1
+    for v in "${variants[@]}"; do
+      set -- $v
+      SCATTER_VULKAN_DISABLE_FEATURES=$1 scatter bench --backend vulkan --resident --workload "$2" --repeat 3 \
+        --profile > "$out/profile_no_$1.txt" 2>&1
+    done
     python3 "$here/peers_torch.py" --device cuda --workload all --repeat "$repeat" --json > "$out/torch.jsonl"
     python3 "$here/gpu_table.py" "$out" | tee "$out/table.txt"
     ;;
   tests)
     budget=100000
+    summary=$out/tests.txt
+    : > "$summary"
     run_tests
     ;;
   *) echo "usage: gpu_session.sh bench [REPEAT] | tests | all [SECONDS]" >&2; exit 2 ;;

@@ -285,6 +285,24 @@ void apply_target(int t, uint chunk) {
 // its count after all slots' values.
 #define SLAB_WORDS_PER_TARGET (ELEMENT_SIZE < 4u ? 1u : ELEMENT_SIZE / 4u)
 shared int slab_chunk[SCATTER_WORKGROUP_SIZE];  // the slots of the chunk's lanes, -1: skipped
+// The chunk's update values, each loaded by its own lane (vk_path.cpp reserves the room): the lane
+// that folds a slot's updates reads them here, not one global load after another.
+shared uint slab_chunk_values[SCATTER_WORKGROUP_SIZE * SLAB_WORDS_PER_TARGET];
+
+void slab_set_chunk_value(int lane, uvec4 v) {
+    uint w = uint(lane) * SLAB_WORDS_PER_TARGET;
+    slab_chunk_values[w] = v.x;
+    if (SLAB_WORDS_PER_TARGET >= 2u) slab_chunk_values[w + 1u] = v.y;
+    if (SLAB_WORDS_PER_TARGET >= 4u) { slab_chunk_values[w + 2u] = v.z; slab_chunk_values[w + 3u] = v.w; }
+}
+
+uvec4 slab_chunk_value(int lane) {
+    uint w = uint(lane) * SLAB_WORDS_PER_TARGET;
+    uvec4 v = uvec4(slab_chunk_values[w], 0u, 0u, 0u);
+    if (SLAB_WORDS_PER_TARGET >= 2u) v.y = slab_chunk_values[w + 1u];
+    if (SLAB_WORDS_PER_TARGET >= 4u) { v.z = slab_chunk_values[w + 2u]; v.w = slab_chunk_values[w + 3u]; }
+    return v;
+}
 
 uvec4 slab_value(int slot) {
     uint w = uint(slot) * SLAB_WORDS_PER_TARGET;
@@ -318,12 +336,19 @@ void slab_fold(int g) {
     barrier();
     const uint reduction = uint(param(P_REDUCTION));
     const bool exclude = param(P_EXCLUDE_SELF) != 0;
+    // Each lane reads its update of the next chunk while the current one folds (a GPU then waits
+    // on global memory once per chunk, overlapped with the fold, not once per update folded).
+    int next_slot = lane < updates ? tile_update_slot(tl, lane) : -1;
+    uvec4 next_value = next_slot >= 0 ? load_update_element(tensor_byte(T_UPDATES, tile_update_offset(tl, lane))) : uvec4(0u);
     for (int chunk = 0; chunk < updates; chunk += SCATTER_WORKGROUP_SIZE) {
-        const int j = chunk + lane;
-        const int slot = j < updates ? tile_update_slot(tl, j) : -1;
+        const int slot = next_slot;
         slab_chunk[lane] = slot;
+        slab_set_chunk_value(lane, next_value);
         memoryBarrierShared();
         barrier();
+        const int j = chunk + SCATTER_WORKGROUP_SIZE + lane;
+        next_slot = j < updates ? tile_update_slot(tl, j) : -1;
+        if (next_slot >= 0) next_value = load_update_element(tensor_byte(T_UPDATES, tile_update_offset(tl, j)));
         // The lowest lane with a slot folds that slot's updates of this chunk in lane order:
         // position order, as every earlier chunk was folded before this one.
         bool first = slot >= 0;
@@ -335,7 +360,7 @@ void slab_fold(int g) {
             for (int i = lane; i < end; ++i) {
                 if (slab_chunk[i] != slot) continue;
                 if (hits == 0u && exclude) value = identity_raw(reduction);
-                value = step_raw(reduction, value, load_update_element(tensor_byte(T_UPDATES, tile_update_offset(tl, chunk + i))));
+                value = step_raw(reduction, value, slab_chunk_value(i));
                 ++hits;
             }
             slab_set_value(slot, value);

@@ -355,6 +355,7 @@ Status RecordedOperation::record(const OpPlan& plan, VkCommandBuffer cmd, bool a
     device.window_bytes = device_.window_bytes;
     device.shared_memory_bytes = device_.shared_memory_bytes;
     device.loop_limit = device_.loop_limit;
+    device.sector_bytes = device_.info.type == SCATTER_DEVICE_TYPE_CPU ? 0 : kGpuSectorBytes;
     PathAlignment alignment;
     alignment.data_typed = data_.base_byte % std::min<uint32_t>(p.out.element_size, 4) == 0;
     alignment.out_8 = out_.start % 8 == 0 && out_.base_byte % 8 == 0;

@@ -65,15 +65,22 @@ int64_t slab_words_per_target(const OpPlan& p, bool atomics) {
     return value_words + (has_counts(p) ? 1 : 0);
 }
 
-// What the device's shared memory holds beside the chunk's slots (slab_chunk).
-int64_t slab_most_words(const PathDevice& d) { return int64_t(d.shared_memory_bytes / 4) - SCATTER_WORKGROUP_SIZE; }
+// What the device's shared memory holds for the table: beside it, the chunk's slots (scatter.comp
+// slab_chunk) and, for the ordered fold, the chunk's update values (slab_chunk_values: every lane
+// loads its own, so a lane folding several does not wait on one global load after another).
+int64_t slab_most_words(const OpPlan& p, const PathDevice& d, bool atomics) {
+    int64_t beside = SCATTER_WORKGROUP_SIZE;
+    if (!atomics && p.reduction != SCATTER_REDUCTION_NONE)
+        beside += SCATTER_WORKGROUP_SIZE * std::max<int64_t>(1, p.out.element_size / 4);
+    return int64_t(d.shared_memory_bytes / 4) - beside;
+}
 
 // The table (SLAB_WORDS) that holds `needed` words: size classes of powers of two from
 // SMALL_NONE's 1024 words (a pipeline each) up to the most the device holds, so a small tile
 // does not take a workgroup's whole shared memory (fewer workgroups per multiprocessor); 0 when
 // none fits.
-uint32_t slab_table_words(const PathDevice& d, int64_t needed) {
-    const int64_t most = slab_most_words(d);
+uint32_t slab_table_words(const OpPlan& p, const PathDevice& d, bool atomics, int64_t needed) {
+    const int64_t most = slab_most_words(p, d, atomics);
     int64_t words = SCATTER_SMALL_TARGETS;
     while (words < needed) words *= 2;
     words = std::min(words, most);
@@ -87,7 +94,7 @@ uint32_t slab_table_words(const PathDevice& d, int64_t needed) {
 // loop-limited driver, narrower until a lane's loops fit (the caller checks 1).
 int64_t slab_columns(const OpPlan& p, const PathDevice& d, bool atomics) {
     const int64_t per_fiber = p.out.shape[p.axis] * slab_words_per_target(p, atomics);
-    const int64_t most = slab_most_words(d);
+    const int64_t most = slab_most_words(p, d, atomics);
     if (per_fiber > most) return 0;
     const uint32_t last = p.out.rank - 1;
     if (uint32_t(p.axis) == last) return 1;
@@ -121,8 +128,14 @@ const char* slab_refusal(const OpPlan& p, const PathDevice& d, const PathAlignme
         columns = slab_columns(p, d, false);
     }
     if (columns == 0) return "a fiber of out does not fit in shared memory";
+    // A GPU moves memory in sectors: a tile narrower than one reads and writes a whole sector
+    // per element, at a stride of a row (on an H200, W1 took 3.5 ms in 2-column tiles against
+    // 1.1 ms on the target path). A CPU's caches keep the neighbouring tile's bytes.
+    if (d.sector_bytes != 0 && uint32_t(p.axis) != p.out.rank - 1 &&
+        columns * int64_t(p.out.element_size) < int64_t(d.sector_bytes))
+        return "its tiles are narrower than the GPU's memory sector";
     const int64_t length = p.out.shape[p.axis], items = p.indices.shape[p.axis];
-    if (items > INT32_MAX / columns) return "a tile's updates exceed 32-bit numbering";
+    if (items > (INT32_MAX - 2 * SCATTER_WORKGROUP_SIZE) / columns) return "a tile's updates exceed 32-bit numbering";
     if (slab_tiles(p, columns) > INT32_MAX / SCATTER_WORKGROUP_SIZE) return "too many tiles for one dispatch";
     if (p.reduction != SCATTER_REDUCTION_NONE && !p.in_place && !a.data_typed) return "data is not aligned for typed reads";
     if (d.loop_limit != 0 && slab_loop_iterations(p, length * columns, items * columns) > loop_budget(d.loop_limit))
@@ -238,7 +251,8 @@ PathChoice choose_path(const OpPlan& p, const PathDevice& d, const PathAlignment
         c.slab_atomics = atomics;
         c.slab_columns = columns;
         c.slab_tiles = slab_tiles(p, columns);
-        c.slab_words = slab_table_words(d, p.out.shape[p.axis] * slab_words_per_target(p, c.slab_atomics) * columns);
+        c.slab_words =
+            slab_table_words(p, d, atomics, p.out.shape[p.axis] * slab_words_per_target(p, c.slab_atomics) * columns);
         return c;
     }
     const char* no_atomic = atomic_refusal(p, d, a);

@@ -32,6 +32,7 @@ struct PathDevice {
     uint64_t window_bytes = 0;             // bytes per storage-buffer window
     uint32_t shared_memory_bytes = 16384;  // maxComputeSharedMemorySize
     uint32_t loop_limit = 0;               // loop iterations per invocation, 0: none
+    uint32_t sector_bytes = 0;             // a GPU's memory transaction granularity; 0: a CPU device
 };
 
 // What the choice needs from the bindings: typed (word) reads of data need its elements
@@ -63,6 +64,9 @@ struct TargetLayout {
 // The most chunk passes a call records: each is a dispatch and a barrier even when empty, so a
 // key with more than kMaxTargetChunks x chunk_items updates still fails on such a driver.
 constexpr uint32_t kMaxTargetChunks = 512;
+
+// The unit in which GPUs (NVIDIA, AMD, Intel, Mali) read and write device memory: 32-byte sectors.
+constexpr uint32_t kGpuSectorBytes = 32;
 
 struct PathChoice {
     VulkanPath path = VulkanPath::Owner;

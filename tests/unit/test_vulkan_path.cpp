@@ -63,6 +63,7 @@ PathDevice nvidia() {  // an H100 as its Vulkan driver reports it
     d.features = ~uint64_t(0);
     d.window_bytes = uint64_t(1) << 31;
     d.shared_memory_bytes = 49152;
+    d.sector_bytes = kGpuSectorBytes;
     return d;
 }
 
@@ -71,6 +72,7 @@ PathDevice lavapipe() {
     d.window_bytes = uint64_t(1) << 27;
     d.shared_memory_bytes = 32768;
     d.loop_limit = 65535;
+    d.sector_bytes = 0;  // a CPU device
     return d;
 }
 
@@ -80,13 +82,11 @@ PathChoice choose(const OpPlan& p, const PathDevice& d, PathAlignment a = PathAl
 
 TEST(VulkanPath, StandardWorkloadsOnNvidia) {
     const PathDevice d = nvidia();
-    // W1 / W11: axis 0 of [4096, 4096], `none`: tiles of 2 columns (2 x 4096 winners in 32 KiB).
+    // W1 / W11: axis 0 of [4096, 4096], `none`: tiles of 2 columns (2 x 4096 winners in 32 KiB)
+    // would read 8 bytes of each 32-byte sector: the target path's winner table.
     PathChoice c = choose(elements(SCATTER_DTYPE_F32, {4096, 4096}, {4096, 4096}, 0, SCATTER_REDUCTION_NONE), d);
-    EXPECT_EQ(c.path, VulkanPath::Slab) << c.why;
-    EXPECT_EQ(c.slab_columns, 2);
-    EXPECT_EQ(c.slab_tiles, 2048);
-    EXPECT_EQ(c.slab_words, 8192u);
-    EXPECT_EQ(c.scratch_words, 0u);
+    EXPECT_EQ(c.path, VulkanPath::Target) << c.why;
+    EXPECT_EQ(std::string(c.why), "its tiles are narrower than the GPU's memory sector");
     // W2: axis 1, `add`: one fiber of 4096 per workgroup.
     c = choose(elements(SCATTER_DTYPE_F32, {4096, 4096}, {4096, 4096}, 1, SCATTER_REDUCTION_ADD), d);
     EXPECT_EQ(c.path, VulkanPath::Slab) << c.why;
@@ -99,13 +99,10 @@ TEST(VulkanPath, StandardWorkloadsOnNvidia) {
     EXPECT_EQ(c.path, VulkanPath::Slab) << c.why;
     EXPECT_EQ(c.slab_tiles, 64 * 512);
     EXPECT_EQ(c.slab_words, 1024u);
-    // W8: i64 `max` on axis 0 of [2048, 2048]: 2 words per target, 2 columns; the slab before
-    // the atomic path.
+    // W8: i64 `max` on axis 0 of [2048, 2048]: 2 words per target, tiles of 2 columns (16
+    // bytes of a sector): the atomic path.
     c = choose(elements(SCATTER_DTYPE_I64, {2048, 2048}, {2048, 2048}, 0, SCATTER_REDUCTION_MAX), d);
-    EXPECT_EQ(c.path, VulkanPath::Slab) << c.why;
-    EXPECT_EQ(c.slab_columns, 2);
-    EXPECT_EQ(c.slab_words, 8192u);
-    EXPECT_TRUE(c.slab_atomics) << "an order-free reduction: 64-bit shared atomics";
+    EXPECT_EQ(c.path, VulkanPath::Atomic) << c.why;
     // W9: 1-D add into 65536 targets: beyond shared memory, and the order would show: target.
     c = choose(elements(SCATTER_DTYPE_F32, {65536}, {65536}, 0, SCATTER_REDUCTION_ADD), d);
     EXPECT_EQ(c.path, VulkanPath::Target) << c.why;
@@ -152,10 +149,11 @@ TEST(VulkanPath, SlabAtomicsForOrderFreeReductionsOnly) {
     switched_off.algorithms.slab_atomics = false;
     EXPECT_FALSE(atomics(SCATTER_DTYPE_I32, SCATTER_REDUCTION_ADD, switched_off));
     // f32 max: 2 words per target (value, first NaN) against the ordered fold's 1. lavapipe holds
-    // 8128 words: 4064 targets with the atomics, 8128 without.
+    // 8128 words beside the chunk's slots: 4064 targets with the atomics; the ordered fold keeps
+    // the chunk's values too, 8064 targets.
     EXPECT_TRUE(atomics(SCATTER_DTYPE_F32, SCATTER_REDUCTION_MAX, d, 4064));
     EXPECT_FALSE(atomics(SCATTER_DTYPE_F32, SCATTER_REDUCTION_MAX, d, 4065));
-    EXPECT_FALSE(atomics(SCATTER_DTYPE_F32, SCATTER_REDUCTION_MAX, d, 8128));
+    EXPECT_FALSE(atomics(SCATTER_DTYPE_F32, SCATTER_REDUCTION_MAX, d, 8064));
     const PathChoice c = choose(elements(SCATTER_DTYPE_F32, {4, 4065}, {4, 200}, 1, SCATTER_REDUCTION_MAX), d);
     EXPECT_EQ(c.slab_words, 4096u) << "the ordered fold's table: one word per target, the 4096-word class";
 }
@@ -176,7 +174,8 @@ TEST(VulkanPath, FibersAtTheSharedMemoryLimit) {
     for (uint32_t bytes : {16384u, 32768u, 49152u}) {
         PathDevice d = nvidia();
         d.shared_memory_bytes = bytes;
-        const int64_t most = int64_t(bytes / 4) - 64;  // beside the chunk's 64 slots
+        // Beside the chunk's 64 slots and its 64 update values (a word each for f32).
+        const int64_t most = int64_t(bytes / 4) - 128;
         // f32 `add`: a word per target; with mean, a hit count too.
         for (int64_t targets : {most, most + 1}) {
             PathChoice c = choose(elements(SCATTER_DTYPE_F32, {3, targets}, {3, 100}, 1, SCATTER_REDUCTION_ADD), d);
@@ -190,19 +189,26 @@ TEST(VulkanPath, FibersAtTheSharedMemoryLimit) {
             EXPECT_EQ(c.path == VulkanPath::Slab, targets <= most / 2) << bytes << " bytes, mean, " << targets;
             EXPECT_TRUE(c.has_counts);
         }
-        // c128 (4 words per target).
-        PathChoice c = choose(elements(SCATTER_DTYPE_C128, {2, most / 4 + 1}, {2, 10}, 1, SCATTER_REDUCTION_ADD), d);
+        // c128: 4 words per target and per chunk value.
+        const int64_t most_c128 = (int64_t(bytes / 4) - 64 - 64 * 4) / 4;
+        PathChoice c = choose(elements(SCATTER_DTYPE_C128, {2, most_c128}, {2, 10}, 1, SCATTER_REDUCTION_ADD), d);
+        EXPECT_EQ(c.path, VulkanPath::Slab) << c.why;
+        c = choose(elements(SCATTER_DTYPE_C128, {2, most_c128 + 1}, {2, 10}, 1, SCATTER_REDUCTION_ADD), d);
         EXPECT_NE(c.path, VulkanPath::Slab);
+        // `none` keeps no values: a word per target beside the slots.
+        c = choose(elements(SCATTER_DTYPE_F32, {3, int64_t(bytes / 4) - 64}, {3, 100}, 1, SCATTER_REDUCTION_NONE), d);
+        EXPECT_EQ(c.path, VulkanPath::Slab) << c.why;
     }
 }
 
 TEST(VulkanPath, OuterAxisTilesAreAsWideAsTheTableAllowsUpToSixtyFour) {
-    const PathDevice d = nvidia();  // 12224 words
+    PathDevice d = nvidia();  // 12160 words for f32 add's table
+    d.sector_bytes = 0;       // as a CPU device: narrow tiles too
     struct Case {
         int64_t length, row, columns;
     };
-    for (const Case& k : {Case{4096, 4096, 2}, Case{100, 4096, 64}, Case{100, 10, 10}, Case{12224, 7, 1},
-                          Case{6112, 7, 2}, Case{6113, 7, 1}, Case{200, 61, 61}}) {
+    for (const Case& k : {Case{4096, 4096, 2}, Case{100, 4096, 64}, Case{100, 10, 10}, Case{12160, 7, 1},
+                          Case{6080, 7, 2}, Case{6081, 7, 1}, Case{199, 61, 61}}) {
         PathChoice c = choose(elements(SCATTER_DTYPE_F32, {k.length, k.row}, {50, k.row}, 0, SCATTER_REDUCTION_ADD), d);
         ASSERT_EQ(c.path, VulkanPath::Slab) << k.length << " x " << k.row << ": " << c.why;
         EXPECT_EQ(c.slab_columns, k.columns) << k.length << " x " << k.row;
@@ -214,6 +220,39 @@ TEST(VulkanPath, OuterAxisTilesAreAsWideAsTheTableAllowsUpToSixtyFour) {
     ASSERT_EQ(c.path, VulkanPath::Slab);
     EXPECT_EQ(c.slab_columns, 64);
     EXPECT_EQ(c.slab_tiles, 3 * 5 * 3);  // rows of 130: 64 + 64 + 2
+}
+
+// On a GPU a tile of an outer axis spans at least a 32-byte sector of out's rows, or the slab
+// path leaves the call to the others; along the last axis a fiber is contiguous anyway.
+TEST(VulkanPath, GpuTilesSpanAMemorySector) {
+    const PathDevice d = nvidia();
+    struct Case {
+        scatter_dtype dtype;
+        int64_t length, row;
+        scatter_reduction r;
+        bool slab;
+    };
+    for (const Case& k : {Case{SCATTER_DTYPE_F32, 1000, 8, SCATTER_REDUCTION_ADD, true},
+                          Case{SCATTER_DTYPE_F32, 1000, 7, SCATTER_REDUCTION_ADD, false},
+                          Case{SCATTER_DTYPE_F32, 1500, 64, SCATTER_REDUCTION_ADD, true},   // 8 columns
+                          Case{SCATTER_DTYPE_F32, 1600, 64, SCATTER_REDUCTION_ADD, false},  // 7 columns
+                          Case{SCATTER_DTYPE_I64, 1000, 4, SCATTER_REDUCTION_MAX, true},
+                          Case{SCATTER_DTYPE_I64, 1000, 3, SCATTER_REDUCTION_MAX, false},
+                          Case{SCATTER_DTYPE_U8, 300, 31, SCATTER_REDUCTION_NONE, false},
+                          Case{SCATTER_DTYPE_U8, 300, 32, SCATTER_REDUCTION_NONE, true}}) {
+        const std::string what = std::to_string(k.length) + " x " + std::to_string(k.row) + " dtype " + std::to_string(k.dtype);
+        PathChoice c = choose(elements(k.dtype, {k.length, k.row}, {50, k.row}, 0, k.r), d);
+        EXPECT_EQ(c.path == VulkanPath::Slab, k.slab) << what << ": " << c.why;
+        if (c.path == VulkanPath::Target) {  // (i64 max goes on to the atomic path)
+            EXPECT_EQ(std::string(c.why), "its tiles are narrower than the GPU's memory sector") << what;
+        }
+        PathDevice cpu_device = d;
+        cpu_device.sector_bytes = 0;
+        EXPECT_EQ(choose(elements(k.dtype, {k.length, k.row}, {50, k.row}, 0, k.r), cpu_device).path, VulkanPath::Slab) << what;
+    }
+    // The last axis: one fiber per tile, contiguous, whatever its width.
+    PathChoice c = choose(elements(SCATTER_DTYPE_F32, {7, 1000}, {7, 50}, 1, SCATTER_REDUCTION_ADD), d);
+    EXPECT_EQ(c.path, VulkanPath::Slab) << c.why;
 }
 
 TEST(VulkanPath, LoopLimitedDriverNarrowsTilesThenRefuses) {

@@ -192,7 +192,11 @@ public:
             if (switched_off("atomic_path")) {
                 EXPECT_FALSE(atomic);
             }
-            const bool sorted = c.options.reduction != SCATTER_REDUCTION_NONE && !atomic && !switched_off("key_sort");
+            // An `elements` fiber that fits the device's shared memory takes the slab path (9000
+            // targets do on a GPU with 48 KiB, not on llvmpipe's 32 KiB).
+            const bool slab = last_call_ran("slab") || last_call_ran("slab_atomic");
+            const bool sorted =
+                c.options.reduction != SCATTER_REDUCTION_NONE && !atomic && !slab && !switched_off("key_sort");
             EXPECT_EQ(last_call_ran("key_sort"), sorted) << "layout " << int(layout);
             if (sorted) {
                 EXPECT_FALSE(last_call_ran("count")) << "layout " << int(layout);

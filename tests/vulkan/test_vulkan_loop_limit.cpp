@@ -111,7 +111,7 @@ TEST_F(LoopLimit, AtTheStatedLimitResultsMatchTheCpuAndOnePastItNothingIsWritten
                                     SCATTER_DTYPE_F64, SCATTER_DTYPE_C64,  SCATTER_DTYPE_C128};
     const scatter_reduction reductions[] = {SCATTER_REDUCTION_ADD, SCATTER_REDUCTION_MUL, SCATTER_REDUCTION_DIV,
                                             SCATTER_REDUCTION_MAX, SCATTER_REDUCTION_MEAN};
-    int checked = 0;
+    int checked = 0, refused = 0;
     for (scatter_op op : {SCATTER_OP_ELEMENTS, SCATTER_OP_ROWS, SCATTER_OP_ND}) {
         for (uint32_t rank : {1u, 16u}) {
             if (op == SCATTER_OP_ND && rank == 16u) continue;  // nd's slices: as rows
@@ -127,6 +127,7 @@ TEST_F(LoopLimit, AtTheStatedLimitResultsMatchTheCpuAndOnePastItNothingIsWritten
                         continue;
                     }
                     ASSERT_EQ(probe.status, SCATTER_ERROR_UNSUPPORTED) << what << ": 100000 updates to one target";
+                    ++refused;
                     const size_t limit = stated_limit(probe.message);
                     ASSERT_GT(limit, 10u) << what << ": " << probe.message;
                     const Call at_gpu = scatter_into_one_target(vulkan, op, dtype, reduction, rank, limit, 2);
@@ -143,7 +144,11 @@ TEST_F(LoopLimit, AtTheStatedLimitResultsMatchTheCpuAndOnePastItNothingIsWritten
             }
         }
     }
-    EXPECT_GT(checked, 80);
+    // A device without a loop limit (every real GPU so far) takes every probe, each matching the
+    // CPU above; llvmpipe refuses most.
+    if (refused > 0 || on_lavapipe()) {
+        EXPECT_GT(checked, 80);
+    }
 }
 
 }  // namespace

@@ -111,10 +111,13 @@ bool switched_off(const char* name) {
 // 16 KiB under the test switch.
 uint32_t shared_memory_bytes() { return switched_off("large_shared_memory") ? 16384u : 32768u; }
 
-// The slab table's capacity in targets for an element of `element_size` bytes.
-int64_t slab_capacity(uint32_t element_size, bool counts) {
-    const int64_t words = int64_t(shared_memory_bytes() / 4) - 64;  // the chunk's 64 targets beside it
-    return words / (std::max<int64_t>(1, element_size / 4) + (counts ? 1 : 0));
+// The slab table's capacity in targets for an element of `element_size` bytes (`none`: a
+// winner, one word per target).
+int64_t slab_capacity(uint32_t element_size, bool counts, bool none = false) {
+    const int64_t value_words = std::max<int64_t>(1, element_size / 4);
+    // Beside it: the chunk's 64 slots and, for the ordered fold, its 64 update values.
+    const int64_t words = int64_t(shared_memory_bytes() / 4) - 64 - (none ? 0 : 64 * value_words);
+    return words / ((none ? 1 : value_words) + (counts ? 1 : 0));
 }
 
 // The same for the atomic folds: entries of the element's width for the value, the hit count
@@ -158,7 +161,9 @@ public:
             EXPECT_EQ(got.status, want.status) << got.message;
             EXPECT_TRUE(got.out == want.out) << "layout " << int(layout);
             EXPECT_TRUE(got.canary.empty()) << got.canary;
-            if (want.status == SCATTER_OK) {
+            // Which pass runs is lavapipe's geometry here (32 KiB, a loop limit, a CPU's
+            // caches); on a real GPU these cases check the bits only.
+            if (want.status == SCATTER_OK && on_lavapipe()) {
                 EXPECT_EQ(last_call_ran("slab"), pass == "slab") << "layout " << int(layout);
                 EXPECT_EQ(last_call_ran("slab_atomic"), pass == "slab_atomic") << "layout " << int(layout);
             }
@@ -320,7 +325,7 @@ TEST_F(Slab, FibersAtTheSharedMemoryLimitAndOnePast) {
                    Kind{SCATTER_DTYPE_C128, SCATTER_REDUCTION_ADD, false},
                    Kind{SCATTER_DTYPE_F16, SCATTER_REDUCTION_SUB, false}}) {
         const uint32_t size = uint32_t(scatter_dtype_size(k.dtype));
-        const int64_t limit = k.r == SCATTER_REDUCTION_NONE ? slab_capacity(4, false)
+        const int64_t limit = k.r == SCATTER_REDUCTION_NONE ? slab_capacity(4, false, true)
                                                             : slab_capacity(size, k.r == SCATTER_REDUCTION_MEAN);
         for (int64_t targets : {int64_t(1024), int64_t(1025), limit - 1, limit, limit + 1}) {
             // `none` below 1025 targets with few items is the small path's.

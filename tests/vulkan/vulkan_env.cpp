@@ -17,12 +17,20 @@ void count_problems(void* user, scatter_log_level level, const char* message) {
     if (log->problems.fetch_add(1) == 0) log->first = message;
 }
 
+}  // namespace
+
+bool on_lavapipe() {
+    const char* driver = std::getenv("SCATTER_TEST_VULKAN_DRIVER");
+    return driver == nullptr || std::string(driver) != "system";
+}
+
+namespace {
+
 // Runs the tests on lavapipe (whatever GPUs the machine has), with a shader cache in the build
 // tree and a missing device counted as a failure. Set once, before any thread exists.
 // SCATTER_TEST_VULKAN_DRIVER=system keeps the machine's own drivers (a run on a real GPU).
 void configure_environment() {
-    const char* driver = std::getenv("SCATTER_TEST_VULKAN_DRIVER");
-    if (driver == nullptr || std::string(driver) != "system") {
+    if (on_lavapipe()) {
         setenv("VK_DRIVER_FILES", SCATTER_TEST_LAVAPIPE_ICD, 1);
         setenv("VK_ICD_FILENAMES", SCATTER_TEST_LAVAPIPE_ICD, 1);
     }

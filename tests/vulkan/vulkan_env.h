@@ -27,6 +27,10 @@ constexpr bool kUnderAddressSanitizer = true;
 constexpr bool kUnderAddressSanitizer = false;
 #endif
 
+// Whether the tests run on lavapipe (the default), not on the machine's own drivers
+// (SCATTER_TEST_VULKAN_DRIVER=system, a run on a real GPU).
+bool on_lavapipe();
+
 // Counts validation warnings and errors; the first message is kept for the failure report.
 struct ValidationLog {
     std::atomic<int> problems{0};
