@@ -48,8 +48,8 @@ run_logged() {  # NAME TIMEOUT COMMAND...: runs, logs to $out/NAME.log, one summ
 }
 
 # The suites that check the most per second first (the machine's time may run out).
-suite_order="scatter_diff_random_vulkan scatter_vulkan_slab scatter_vulkan_key_sort scatter_vulkan_loop_limit
-  scatter_vulkan_atomics scatter_vulkan_masked_features scatter_vulkan_pipeline_keys scatter_vulkan_radix_sort
+suite_order="scatter_diff_random_vulkan scatter_vulkan_slab scatter_vulkan_key_sort scatter_vulkan_atomics
+  scatter_vulkan_masked_features scatter_vulkan_pipeline_keys scatter_vulkan_radix_sort scatter_vulkan_loop_limit
   scatter_diff_examples scatter_vulkan_call_path scatter_vulkan_float_exactness scatter_vulkan_interop
   scatter_vulkan_basics scatter_vulkan_long_run scatter_vulkan_sweep"
 

@@ -332,6 +332,25 @@ uvec4 slab_self(Tile tl, int e) {
     return in_place() ? load_out_element(tensor_byte(T_OUT, out_offset)) : load_data_element(tensor_byte(T_DATA, data_offset));
 }
 
+// Update j (of the tile's slot `slot`, value u) into the table.
+void slab_atomic_apply(int j, int slot, uvec4 u, uint r, bool exclude, int counts_at, int nans_at) {
+    if (exclude) atomicAdd(slab_entries[counts_at + slot], SlabEntry(1));
+#if defined(SLAB_FLOAT)
+    if (element_is_nan(u)) {  // j grows with the position within a slot's updates
+        atomicMin(slab_entries[nans_at + slot], SlabEntry(j + 1));
+        return;
+    }
+#endif
+    if (r == SCATTER_REDUCTION_ADD) atomicAdd(slab_entries[slot], entry_of(u));
+    else if (r == SCATTER_REDUCTION_SUB) atomicAdd(slab_entries[slot], SlabEntry(0) - entry_of(u));
+    else if (r == SCATTER_REDUCTION_MAX) atomicMax(slab_entries[slot], order_entry(u));
+    else atomicMin(slab_entries[slot], order_entry(u));
+}
+
+uvec4 slab_update(Tile tl, int j, int slot) {
+    return slot >= 0 ? load_update_element(tensor_byte(T_UPDATES, tile_update_offset(tl, j))) : uvec4(0u);
+}
+
 void slab_atomic_fold(int g) {
     const int lane = int(gl_LocalInvocationID.x);
     const Tile tl = tile_of(g);
@@ -350,21 +369,19 @@ void slab_atomic_fold(int g) {
     }
     memoryBarrierShared();
     barrier();
-    for (int j = lane; j < updates; j += SCATTER_WORKGROUP_SIZE) {
-        const int slot = tile_update_slot(tl, j);
-        if (slot < 0) continue;
-        const uvec4 u = load_update_element(tensor_byte(T_UPDATES, tile_update_offset(tl, j)));
-        if (exclude) atomicAdd(slab_entries[counts_at + slot], SlabEntry(1));
-#if defined(SLAB_FLOAT)
-        if (element_is_nan(u)) {  // j grows with the position within a slot's updates
-            atomicMin(slab_entries[nans_at + slot], SlabEntry(j + 1));
-            continue;
-        }
-#endif
-        if (r == SCATTER_REDUCTION_ADD) atomicAdd(slab_entries[slot], entry_of(u));
-        else if (r == SCATTER_REDUCTION_SUB) atomicAdd(slab_entries[slot], SlabEntry(0) - entry_of(u));
-        else if (r == SCATTER_REDUCTION_MAX) atomicMax(slab_entries[slot], order_entry(u));
-        else atomicMin(slab_entries[slot], order_entry(u));
+    // Four updates per lane a round, their loads independent (as scatter.comp's slab_none).
+    const int lanes = SCATTER_WORKGROUP_SIZE;
+    for (int j = lane; j < updates; j += 4 * lanes) {
+        const int s0 = tile_update_slot(tl, j);
+        const int s1 = j + lanes < updates ? tile_update_slot(tl, j + lanes) : -1;
+        const int s2 = j + 2 * lanes < updates ? tile_update_slot(tl, j + 2 * lanes) : -1;
+        const int s3 = j + 3 * lanes < updates ? tile_update_slot(tl, j + 3 * lanes) : -1;
+        const uvec4 u0 = slab_update(tl, j, s0), u1 = slab_update(tl, j + lanes, s1);
+        const uvec4 u2 = slab_update(tl, j + 2 * lanes, s2), u3 = slab_update(tl, j + 3 * lanes, s3);
+        if (s0 >= 0) slab_atomic_apply(j, s0, u0, r, exclude, counts_at, nans_at);
+        if (s1 >= 0) slab_atomic_apply(j + lanes, s1, u1, r, exclude, counts_at, nans_at);
+        if (s2 >= 0) slab_atomic_apply(j + 2 * lanes, s2, u2, r, exclude, counts_at, nans_at);
+        if (s3 >= 0) slab_atomic_apply(j + 3 * lanes, s3, u3, r, exclude, counts_at, nans_at);
     }
     memoryBarrierShared();
     barrier();

@@ -222,9 +222,18 @@ void slab_none(int g) {
     memoryBarrierShared();
     barrier();
     // The winner is 1 + j, the tile's update number: for one slot, j grows with the position.
-    for (int j = lane; j < updates; j += SCATTER_WORKGROUP_SIZE) {
-        int slot = tile_update_slot(tl, j);
-        if (slot >= 0) atomicMax(slab_words[slot], uint(j + 1));
+    // Four updates per lane a round, their index loads independent: a GPU keeps four in flight
+    // per lane (a large table leaves few workgroups per multiprocessor to hide the latency).
+    const int lanes = SCATTER_WORKGROUP_SIZE;
+    for (int j = lane; j < updates; j += 4 * lanes) {
+        const int s0 = tile_update_slot(tl, j);
+        const int s1 = j + lanes < updates ? tile_update_slot(tl, j + lanes) : -1;
+        const int s2 = j + 2 * lanes < updates ? tile_update_slot(tl, j + 2 * lanes) : -1;
+        const int s3 = j + 3 * lanes < updates ? tile_update_slot(tl, j + 3 * lanes) : -1;
+        if (s0 >= 0) atomicMax(slab_words[s0], uint(j + 1));
+        if (s1 >= 0) atomicMax(slab_words[s1], uint(j + lanes + 1));
+        if (s2 >= 0) atomicMax(slab_words[s2], uint(j + 2 * lanes + 1));
+        if (s3 >= 0) atomicMax(slab_words[s3], uint(j + 3 * lanes + 1));
     }
     memoryBarrierShared();
     barrier();

@@ -110,6 +110,8 @@
                                 APPLY_TARGETS pass folds (chunk c: [c, c + 1) x this); 0 = all */
 #define P_CHUNK_GRID_X 37    /* ... and APPLY_TARGETS' grid, which CHUNK_ARGS gives to each chunk */
 #define P_CHUNK_GRID_Y 38    /* pass a key still needs, else 0 workgroups */
+#define P_SLAB_RANGE_TARGETS 39 /* slab path: targets per tile along the axis (the axis length
+                                unless a tile's fibers are split into target ranges) */
 #define P_TENSORS 40         /* first tensor block (a multiple of 4: the block is ivec4s) */
 
 /* One tensor block: rank, element size, byte position of element 0 in the bound windows,

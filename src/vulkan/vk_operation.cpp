@@ -134,6 +134,7 @@ void RecordedOperation::fill_parameters(int32_t* p) const {
     p[P_FIRST_NAN_BASE] = int32_t(path_.first_nan_at);
     p[P_HITS_LIMIT] = int32_t(hits_limit_);
     p[P_SLAB_COLUMNS] = int32_t(path_.slab_columns);
+    p[P_SLAB_RANGE_TARGETS] = int32_t(path_.slab_range_targets);
     p[P_ITEM_KEYS_BASE] = int32_t(target.item_keys);
     p[P_SORTED_KEYS_BASE] = int32_t(target.sorted_keys);
     p[P_KEY_ORDER_WORD] = target.key_sort ? int32_t(target.total) : -1;
@@ -355,7 +356,8 @@ Status RecordedOperation::record(const OpPlan& plan, VkCommandBuffer cmd, bool a
     device.window_bytes = device_.window_bytes;
     device.shared_memory_bytes = device_.shared_memory_bytes;
     device.loop_limit = device_.loop_limit;
-    device.sector_bytes = device_.info.type == SCATTER_DEVICE_TYPE_CPU ? 0 : kGpuSectorBytes;
+    const bool cpu = device_.info.type == SCATTER_DEVICE_TYPE_CPU && device_.algorithms.cpu_caches;
+    device.sector_bytes = cpu ? 0 : kGpuSectorBytes;
     PathAlignment alignment;
     alignment.data_typed = data_.base_byte % std::min<uint32_t>(p.out.element_size, 4) == 0;
     alignment.out_8 = out_.start % 8 == 0 && out_.base_byte % 8 == 0;

@@ -87,61 +87,79 @@ uint32_t slab_table_words(const OpPlan& p, const PathDevice& d, bool atomics, in
     return needed <= words ? uint32_t(words) : 0;
 }
 
-// Fibers per tile, 0 when one fiber does not fit. The axis last: one fiber, its targets
-// adjacent. Otherwise as many fibers adjacent along the last dim as the largest table holds, so
-// every access runs along the last dim; at most a workgroup's width (64 adjacent elements are
-// whole memory transactions, and wider tiles would only leave fewer workgroups); on a
-// loop-limited driver, narrower until a lane's loops fit (the caller checks 1).
-int64_t slab_columns(const OpPlan& p, const PathDevice& d, bool atomics) {
-    const int64_t per_fiber = p.out.shape[p.axis] * slab_words_per_target(p, atomics);
+// How the slab path tiles out: fibers per tile (`columns`, 0 when no tiling fits) and targets per
+// tile along the axis (`range_targets`: the axis length, or a range of it).
+struct SlabTiling {
+    int64_t columns = 0, range_targets = 0;
+};
+
+// The axis last: one fiber per tile, its targets adjacent. Otherwise as many fibers adjacent along
+// the last dim as the largest table holds, so every access runs along the last dim; at most a
+// workgroup's width (64 adjacent elements are whole memory transactions, and wider tiles would
+// only leave fewer workgroups). On a GPU at least a 32-byte sector's width of them (or the whole
+// row): narrower, every access would move a sector for one element, at a row's stride (on an
+// H200, W1 in 2-column tiles took 3.5 ms, 1.1 ms on the target path); a CPU's caches keep the
+// neighbouring tile's bytes. Where whole fibers that wide do not fit, their targets are split
+// into up to kMaxSlabRanges ranges, a tile each (each reads all its fibers' updates). On a
+// loop-limited driver, narrower until a lane's loops fit (the caller checks the result).
+SlabTiling slab_tiling(const OpPlan& p, const PathDevice& d, bool atomics) {
+    const int64_t per_target = slab_words_per_target(p, atomics);
     const int64_t most = slab_most_words(p, d, atomics);
-    if (per_fiber > most) return 0;
-    const uint32_t last = p.out.rank - 1;
-    if (uint32_t(p.axis) == last) return 1;
-    int64_t columns = std::min<int64_t>({p.out.shape[last], most / per_fiber, SCATTER_WORKGROUP_SIZE});
     const int64_t length = p.out.shape[p.axis], items = p.indices.shape[p.axis];
-    while (d.loop_limit != 0 && columns > 1 &&
-           slab_loop_iterations(p, length * columns, items * columns) > loop_budget(d.loop_limit))
-        --columns;
-    return columns;
+    const int64_t row = uint32_t(p.axis) == p.out.rank - 1 ? 1 : p.out.shape[p.out.rank - 1];
+    int64_t least = 1;
+    if (d.sector_bytes != 0)
+        least = std::min<int64_t>(row, (d.sector_bytes + p.out.element_size - 1) / p.out.element_size);
+    SlabTiling t;
+    t.columns = std::min<int64_t>({row, most / (length * per_target), SCATTER_WORKGROUP_SIZE});
+    t.range_targets = length;
+    if (t.columns < least) {
+        const int64_t range_most = most / (least * per_target);
+        const int64_t ranges = range_most == 0 ? 0 : (length + range_most - 1) / range_most;
+        if (ranges == 0 || ranges > kMaxSlabRanges) return SlabTiling();
+        t.columns = least;
+        t.range_targets = (length + ranges - 1) / ranges;
+    }
+    while (d.loop_limit != 0 && t.columns > least &&
+           slab_loop_iterations(p, t.range_targets * t.columns, items * t.columns) > loop_budget(d.loop_limit))
+        --t.columns;
+    return t;
 }
 
-int64_t slab_tiles(const OpPlan& p, int64_t columns) {
+int64_t slab_tiles(const OpPlan& p, const SlabTiling& t) {
     const int64_t fibers = p.out.element_count / p.out.shape[p.axis];
+    const int64_t length = p.out.shape[p.axis];
+    const int64_t ranges = (length + t.range_targets - 1) / t.range_targets;
     const uint32_t last = p.out.rank - 1;
-    if (uint32_t(p.axis) == last) return fibers;
+    if (uint32_t(p.axis) == last) return fibers * ranges;
     const int64_t row = p.out.shape[last];
-    return fibers / row * ((row + columns - 1) / columns);
+    return fibers / row * ((row + t.columns - 1) / t.columns) * ranges;
 }
 
 // The slab choice, or why not (a null `why` when it fits): the atomic folds where they apply and
 // their (larger) table fits, else the ordered fold.
 const char* slab_refusal(const OpPlan& p, const PathDevice& d, const PathAlignment& a, bool* atomics_out,
-                         int64_t* columns_out) {
+                         SlabTiling* tiling_out) {
     if (!d.algorithms.slab_path) return "the slab path is switched off";
     if (p.op != OpKind::Elements) return "rows and nd have no slab path";
     if (p.no_updates() || p.out.empty()) return "nothing to scatter";
     bool atomics = slab_atomics(p, d);
-    int64_t columns = slab_columns(p, d, atomics);
-    if (columns == 0 && atomics) {
+    SlabTiling t = slab_tiling(p, d, atomics);
+    if (t.columns == 0 && atomics) {
         atomics = false;
-        columns = slab_columns(p, d, false);
+        t = slab_tiling(p, d, false);
     }
-    if (columns == 0) return "a fiber of out does not fit in shared memory";
-    // A GPU moves memory in sectors: a tile narrower than one reads and writes a whole sector
-    // per element, at a stride of a row (on an H200, W1 took 3.5 ms in 2-column tiles against
-    // 1.1 ms on the target path). A CPU's caches keep the neighbouring tile's bytes.
-    if (d.sector_bytes != 0 && uint32_t(p.axis) != p.out.rank - 1 &&
-        columns * int64_t(p.out.element_size) < int64_t(d.sector_bytes))
-        return "its tiles are narrower than the GPU's memory sector";
-    const int64_t length = p.out.shape[p.axis], items = p.indices.shape[p.axis];
-    if (items > (INT32_MAX - 2 * SCATTER_WORKGROUP_SIZE) / columns) return "a tile's updates exceed 32-bit numbering";
-    if (slab_tiles(p, columns) > INT32_MAX / SCATTER_WORKGROUP_SIZE) return "too many tiles for one dispatch";
+    if (t.columns == 0) return "a tile of out does not fit in shared memory";
+    const int64_t items = p.indices.shape[p.axis];
+    // (The shaders number a tile's updates up to 4 workgroup widths past the last.)
+    if (items > (INT32_MAX - 4 * SCATTER_WORKGROUP_SIZE) / t.columns) return "a tile's updates exceed 32-bit numbering";
+    if (slab_tiles(p, t) > INT32_MAX / SCATTER_WORKGROUP_SIZE) return "too many tiles for one dispatch";
     if (p.reduction != SCATTER_REDUCTION_NONE && !p.in_place && !a.data_typed) return "data is not aligned for typed reads";
-    if (d.loop_limit != 0 && slab_loop_iterations(p, length * columns, items * columns) > loop_budget(d.loop_limit))
+    if (d.loop_limit != 0 &&
+        slab_loop_iterations(p, t.range_targets * t.columns, items * t.columns) > loop_budget(d.loop_limit))
         return "its loops exceed the driver's loop limit";
     *atomics_out = atomics;
-    *columns_out = columns;
+    *tiling_out = t;
     return nullptr;
 }
 
@@ -242,17 +260,18 @@ PathChoice choose_path(const OpPlan& p, const PathDevice& d, const PathAlignment
     }
     // The slab path: one pass at the floor's traffic, deterministic for every reduction; before
     // the atomic path (a copy, then a read-modify-write per update), which keeps what it refuses.
-    int64_t columns = 0;
+    SlabTiling tiling;
     bool atomics = false;
-    const char* no_slab = slab_refusal(p, d, a, &atomics, &columns);
+    const char* no_slab = slab_refusal(p, d, a, &atomics, &tiling);
     if (no_slab == nullptr) {
         c.path = VulkanPath::Slab;
-        c.why = "the fibers of out fit in shared memory";
+        c.why = tiling.range_targets == p.out.shape[p.axis] ? "the fibers of out fit in shared memory"
+                                                            : "ranges of the fibers of out fit in shared memory";
         c.slab_atomics = atomics;
-        c.slab_columns = columns;
-        c.slab_tiles = slab_tiles(p, columns);
-        c.slab_words =
-            slab_table_words(p, d, atomics, p.out.shape[p.axis] * slab_words_per_target(p, c.slab_atomics) * columns);
+        c.slab_columns = tiling.columns;
+        c.slab_range_targets = tiling.range_targets;
+        c.slab_tiles = slab_tiles(p, tiling);
+        c.slab_words = slab_table_words(p, d, atomics, tiling.range_targets * slab_words_per_target(p, atomics) * tiling.columns);
         return c;
     }
     const char* no_atomic = atomic_refusal(p, d, a);

@@ -6,8 +6,9 @@
 // The paths, in the order they are tried:
 //   small   elements `none` with at most SCATTER_SMALL_TARGETS targets and SCATTER_SMALL_ITEMS
 //           indices: one workgroup, one dispatch (scatter.comp SMALL_NONE)
-//   slab    elements whose fibers along the axis fit in shared memory, every reduction: a
-//           workgroup per tile of fibers (scatter.comp SLAB; order-free reductions atomic.comp SLAB)
+//   slab    elements whose fibers along the axis (or up to kMaxSlabRanges ranges of their
+//           targets) fit in shared memory, every reduction: a workgroup per tile of fibers
+//           (scatter.comp SLAB; order-free reductions atomic.comp SLAB)
 //   atomic  order-free reductions, or allowed non-determinism (atomic.comp)
 //   target  the target-parallel passes (buckets.comp, then scatter.comp per out element);
 //           reductions group their items by key with the radix sort (key_sort)
@@ -65,6 +66,10 @@ struct TargetLayout {
 // key with more than kMaxTargetChunks x chunk_items updates still fails on such a driver.
 constexpr uint32_t kMaxTargetChunks = 512;
 
+// The most target ranges the slab path splits a tile's fibers into (each range's tile reads all
+// the fibers' updates).
+constexpr int64_t kMaxSlabRanges = 4;
+
 // The unit in which GPUs (NVIDIA, AMD, Intel, Mali) read and write device memory: 32-byte sectors.
 constexpr uint32_t kGpuSectorBytes = 32;
 
@@ -76,6 +81,7 @@ struct PathChoice {
     uint64_t first_nan_at = 0;        // atomic path, float max/min: the first-NaN table
     bool slab_atomics = false;        // slab: shared-memory atomics (atomic.comp SLAB; slab_atomics())
     int64_t slab_columns = 1;         // slab: fibers per tile (P_SLAB_COLUMNS)
+    int64_t slab_range_targets = 0;   // slab: targets per tile along the axis (P_SLAB_RANGE_TARGETS)
     int64_t slab_tiles = 0;           // slab: workgroups
     uint32_t slab_words = 0;          // slab: the shared table (specialization constant 1)
     TargetLayout target;              // target path

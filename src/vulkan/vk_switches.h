@@ -5,6 +5,7 @@
 //     subgroups, denorm_preserve hide those SCATTER_FEATURE_* bits;
 //   host_visible, target_path, slab_path, slab_atomics, key_sort, atomic_path, one_window,
 //     float_fast_path turn off the algorithm of that name (AlgorithmSwitches below); large_shared_memory limits shared memory to 16 KiB;
+//   cpu_caches makes a CPU device (lavapipe) choose paths as a GPU, whose memory moves in sectors;
 //   subnormals makes the float shaders act as on a device that flushes subnormals (and hides
 //     denorm_preserve).
 // Unknown names are ignored. The one place the variable is read is switches_from_environment().
@@ -25,12 +26,13 @@ struct AlgorithmSwitches {
     bool one_window = true;            // pipelines specialized for tensors within one window
     bool keep_subnormals = true;       // float shaders trust the hardware to keep subnormals
     bool float_fast_path = true;       // f32 mul may use the hardware multiply where exact
+    bool cpu_caches = true;            // a CPU device's paths may rely on its caches (vk_path.h)
 
     bool operator==(const AlgorithmSwitches& o) const {
         return host_visible_buffers == o.host_visible_buffers && target_path == o.target_path &&
                slab_path == o.slab_path && slab_atomics == o.slab_atomics && key_sort == o.key_sort && large_shared_memory == o.large_shared_memory &&
                atomic_path == o.atomic_path && one_window == o.one_window && keep_subnormals == o.keep_subnormals &&
-               float_fast_path == o.float_fast_path;
+               float_fast_path == o.float_fast_path && cpu_caches == o.cpu_caches;
     }
 };
 

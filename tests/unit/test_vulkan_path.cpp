@@ -82,11 +82,15 @@ PathChoice choose(const OpPlan& p, const PathDevice& d, PathAlignment a = PathAl
 
 TEST(VulkanPath, StandardWorkloadsOnNvidia) {
     const PathDevice d = nvidia();
-    // W1 / W11: axis 0 of [4096, 4096], `none`: tiles of 2 columns (2 x 4096 winners in 32 KiB)
-    // would read 8 bytes of each 32-byte sector: the target path's winner table.
+    // W1 / W11: axis 0 of [4096, 4096], `none`: whole fibers fit 2 columns (8 bytes of each
+    // 32-byte sector), so tiles of 8 columns and 3 ranges of 1366 targets.
     PathChoice c = choose(elements(SCATTER_DTYPE_F32, {4096, 4096}, {4096, 4096}, 0, SCATTER_REDUCTION_NONE), d);
-    EXPECT_EQ(c.path, VulkanPath::Target) << c.why;
-    EXPECT_EQ(std::string(c.why), "its tiles are narrower than the GPU's memory sector");
+    EXPECT_EQ(c.path, VulkanPath::Slab) << c.why;
+    EXPECT_EQ(c.slab_columns, 8);
+    EXPECT_EQ(c.slab_range_targets, 1366);
+    EXPECT_EQ(c.slab_tiles, 512 * 3);
+    EXPECT_EQ(c.slab_words, 12224u);
+    EXPECT_EQ(c.scratch_words, 0u);
     // W2: axis 1, `add`: one fiber of 4096 per workgroup.
     c = choose(elements(SCATTER_DTYPE_F32, {4096, 4096}, {4096, 4096}, 1, SCATTER_REDUCTION_ADD), d);
     EXPECT_EQ(c.path, VulkanPath::Slab) << c.why;
@@ -99,14 +103,18 @@ TEST(VulkanPath, StandardWorkloadsOnNvidia) {
     EXPECT_EQ(c.path, VulkanPath::Slab) << c.why;
     EXPECT_EQ(c.slab_tiles, 64 * 512);
     EXPECT_EQ(c.slab_words, 1024u);
-    // W8: i64 `max` on axis 0 of [2048, 2048]: 2 words per target, tiles of 2 columns (16
-    // bytes of a sector): the atomic path.
+    // W8: i64 `max` on axis 0 of [2048, 2048]: 2 words per target, tiles of 4 columns (a
+    // sector) in 2 ranges of 1024 targets; the slab before the atomic path.
     c = choose(elements(SCATTER_DTYPE_I64, {2048, 2048}, {2048, 2048}, 0, SCATTER_REDUCTION_MAX), d);
-    EXPECT_EQ(c.path, VulkanPath::Atomic) << c.why;
+    EXPECT_EQ(c.path, VulkanPath::Slab) << c.why;
+    EXPECT_EQ(c.slab_columns, 4);
+    EXPECT_EQ(c.slab_range_targets, 1024);
+    EXPECT_EQ(c.slab_tiles, 512 * 2);
+    EXPECT_TRUE(c.slab_atomics) << "an order-free reduction: 64-bit shared atomics";
     // W9: 1-D add into 65536 targets: beyond shared memory, and the order would show: target.
     c = choose(elements(SCATTER_DTYPE_F32, {65536}, {65536}, 0, SCATTER_REDUCTION_ADD), d);
     EXPECT_EQ(c.path, VulkanPath::Target) << c.why;
-    EXPECT_EQ(std::string(c.why), "a fiber of out does not fit in shared memory");
+    EXPECT_EQ(std::string(c.why), "a tile of out does not fit in shared memory") << "6 ranges";
     // W4: rows add f32: the target path, its slices radix-sorted by row (20-bit keys: 3 passes);
     // W14-like rows max i32: order-free, atomic.
     c = choose(rows(SCATTER_DTYPE_F32, 1000000, 64, 1000000, SCATTER_REDUCTION_ADD), d);
@@ -149,13 +157,20 @@ TEST(VulkanPath, SlabAtomicsForOrderFreeReductionsOnly) {
     switched_off.algorithms.slab_atomics = false;
     EXPECT_FALSE(atomics(SCATTER_DTYPE_I32, SCATTER_REDUCTION_ADD, switched_off));
     // f32 max: 2 words per target (value, first NaN) against the ordered fold's 1. lavapipe holds
-    // 8128 words beside the chunk's slots: 4064 targets with the atomics; the ordered fold keeps
-    // the chunk's values too, 8064 targets.
+    // 8128 words beside the chunk's slots: 4064 targets with the atomics, in up to 4 ranges 16256;
+    // past that the ordered fold, which keeps the chunk's values too (8064 targets a range).
     EXPECT_TRUE(atomics(SCATTER_DTYPE_F32, SCATTER_REDUCTION_MAX, d, 4064));
-    EXPECT_FALSE(atomics(SCATTER_DTYPE_F32, SCATTER_REDUCTION_MAX, d, 4065));
-    EXPECT_FALSE(atomics(SCATTER_DTYPE_F32, SCATTER_REDUCTION_MAX, d, 8064));
-    const PathChoice c = choose(elements(SCATTER_DTYPE_F32, {4, 4065}, {4, 200}, 1, SCATTER_REDUCTION_MAX), d);
-    EXPECT_EQ(c.slab_words, 4096u) << "the ordered fold's table: one word per target, the 4096-word class";
+    EXPECT_TRUE(atomics(SCATTER_DTYPE_F32, SCATTER_REDUCTION_MAX, d, 16256));
+    EXPECT_FALSE(atomics(SCATTER_DTYPE_F32, SCATTER_REDUCTION_MAX, d, 16257));
+    PathChoice c = choose(elements(SCATTER_DTYPE_F32, {4, 4064}, {4, 200}, 1, SCATTER_REDUCTION_MAX), d);
+    EXPECT_EQ(c.slab_range_targets, 4064);
+    EXPECT_EQ(c.slab_words, 8128u) << "the largest class is capped at what the device holds";
+    c = choose(elements(SCATTER_DTYPE_F32, {4, 4065}, {4, 200}, 1, SCATTER_REDUCTION_MAX), d);
+    EXPECT_EQ(c.slab_range_targets, 2033) << "two ranges";
+    EXPECT_EQ(c.slab_tiles, 4 * 2);
+    c = choose(elements(SCATTER_DTYPE_F32, {4, 16257}, {4, 200}, 1, SCATTER_REDUCTION_MAX), d);
+    EXPECT_EQ(c.slab_range_targets, 5419) << "the ordered fold in three ranges";
+    EXPECT_EQ(c.slab_words, 8064u);
 }
 
 TEST(VulkanPath, TinyNoneIsTheSmallPath) {
@@ -177,23 +192,28 @@ TEST(VulkanPath, FibersAtTheSharedMemoryLimit) {
         // Beside the chunk's 64 slots and its 64 update values (a word each for f32).
         const int64_t most = int64_t(bytes / 4) - 128;
         // f32 `add`: a word per target; with mean, a hit count too.
-        for (int64_t targets : {most, most + 1}) {
+        // Whole fibers up to the table's size, then up to 4 target ranges.
+        for (int64_t targets : {most, most + 1, 4 * most, 4 * most + 1}) {
             PathChoice c = choose(elements(SCATTER_DTYPE_F32, {3, targets}, {3, 100}, 1, SCATTER_REDUCTION_ADD), d);
-            EXPECT_EQ(c.path == VulkanPath::Slab, targets <= most) << bytes << " bytes, " << targets << " targets";
+            EXPECT_EQ(c.path == VulkanPath::Slab, targets <= 4 * most) << bytes << " bytes, " << targets << " targets";
             if (c.path == VulkanPath::Slab) {
-                EXPECT_EQ(c.slab_words, uint32_t(most)) << "the largest class is capped";
+                EXPECT_EQ(c.slab_range_targets, (targets + (targets + most - 1) / most - 1) / ((targets + most - 1) / most));
+                if (c.slab_range_targets == most) {
+                    EXPECT_EQ(c.slab_words, uint32_t(most)) << "the largest class is capped; " << targets;
+                }
+                EXPECT_GE(int64_t(c.slab_words), c.slab_range_targets) << "a class that holds the range";
             }
         }
-        for (int64_t targets : {most / 2, most / 2 + 1}) {
+        for (int64_t targets : {most / 2, 4 * (most / 2), 4 * (most / 2) + 1}) {
             PathChoice c = choose(elements(SCATTER_DTYPE_F32, {3, targets}, {3, 100}, 1, SCATTER_REDUCTION_MEAN), d);
-            EXPECT_EQ(c.path == VulkanPath::Slab, targets <= most / 2) << bytes << " bytes, mean, " << targets;
+            EXPECT_EQ(c.path == VulkanPath::Slab, targets <= 4 * (most / 2)) << bytes << " bytes, mean, " << targets;
             EXPECT_TRUE(c.has_counts);
         }
         // c128: 4 words per target and per chunk value.
         const int64_t most_c128 = (int64_t(bytes / 4) - 64 - 64 * 4) / 4;
-        PathChoice c = choose(elements(SCATTER_DTYPE_C128, {2, most_c128}, {2, 10}, 1, SCATTER_REDUCTION_ADD), d);
+        PathChoice c = choose(elements(SCATTER_DTYPE_C128, {2, 4 * most_c128}, {2, 10}, 1, SCATTER_REDUCTION_ADD), d);
         EXPECT_EQ(c.path, VulkanPath::Slab) << c.why;
-        c = choose(elements(SCATTER_DTYPE_C128, {2, most_c128 + 1}, {2, 10}, 1, SCATTER_REDUCTION_ADD), d);
+        c = choose(elements(SCATTER_DTYPE_C128, {2, 4 * most_c128 + 1}, {2, 10}, 1, SCATTER_REDUCTION_ADD), d);
         EXPECT_NE(c.path, VulkanPath::Slab);
         // `none` keeps no values: a word per target beside the slots.
         c = choose(elements(SCATTER_DTYPE_F32, {3, int64_t(bytes / 4) - 64}, {3, 100}, 1, SCATTER_REDUCTION_NONE), d);
@@ -222,37 +242,50 @@ TEST(VulkanPath, OuterAxisTilesAreAsWideAsTheTableAllowsUpToSixtyFour) {
     EXPECT_EQ(c.slab_tiles, 3 * 5 * 3);  // rows of 130: 64 + 64 + 2
 }
 
-// On a GPU a tile of an outer axis spans at least a 32-byte sector of out's rows, or the slab
-// path leaves the call to the others; along the last axis a fiber is contiguous anyway.
+// On a GPU a tile of an outer axis spans at least a 32-byte sector of out's rows (or the whole
+// row); where whole fibers that wide do not fit, up to 4 ranges of their targets a tile each.
+// Along the last axis a fiber is contiguous anyway.
 TEST(VulkanPath, GpuTilesSpanAMemorySector) {
-    const PathDevice d = nvidia();
+    const PathDevice d = nvidia();  // 12160 words for f32 add's table
     struct Case {
         scatter_dtype dtype;
         int64_t length, row;
         scatter_reduction r;
-        bool slab;
+        int64_t columns, range_targets;  // 0 columns: not the slab path
     };
-    for (const Case& k : {Case{SCATTER_DTYPE_F32, 1000, 8, SCATTER_REDUCTION_ADD, true},
-                          Case{SCATTER_DTYPE_F32, 1000, 7, SCATTER_REDUCTION_ADD, false},
-                          Case{SCATTER_DTYPE_F32, 1500, 64, SCATTER_REDUCTION_ADD, true},   // 8 columns
-                          Case{SCATTER_DTYPE_F32, 1600, 64, SCATTER_REDUCTION_ADD, false},  // 7 columns
-                          Case{SCATTER_DTYPE_I64, 1000, 4, SCATTER_REDUCTION_MAX, true},
-                          Case{SCATTER_DTYPE_I64, 1000, 3, SCATTER_REDUCTION_MAX, false},
-                          Case{SCATTER_DTYPE_U8, 300, 31, SCATTER_REDUCTION_NONE, false},
-                          Case{SCATTER_DTYPE_U8, 300, 32, SCATTER_REDUCTION_NONE, true}}) {
+    for (const Case& k : {Case{SCATTER_DTYPE_F32, 1000, 8, SCATTER_REDUCTION_ADD, 8, 1000},
+                          Case{SCATTER_DTYPE_F32, 1000, 7, SCATTER_REDUCTION_ADD, 7, 1000},   // the whole row
+                          Case{SCATTER_DTYPE_F32, 1520, 64, SCATTER_REDUCTION_ADD, 8, 1520},  // one range
+                          Case{SCATTER_DTYPE_F32, 1521, 64, SCATTER_REDUCTION_ADD, 8, 761},   // two
+                          Case{SCATTER_DTYPE_F32, 6080, 64, SCATTER_REDUCTION_ADD, 8, 1520},  // four
+                          Case{SCATTER_DTYPE_F32, 6081, 64, SCATTER_REDUCTION_ADD, 0, 0},     // five
+                          Case{SCATTER_DTYPE_I64, 1000, 3, SCATTER_REDUCTION_MAX, 3, 1000},
+                          Case{SCATTER_DTYPE_I64, 2000, 64, SCATTER_REDUCTION_MAX, 4, 1000},
+                          Case{SCATTER_DTYPE_U8, 300, 31, SCATTER_REDUCTION_NONE, 31, 300},
+                          Case{SCATTER_DTYPE_U8, 1000, 64, SCATTER_REDUCTION_NONE, 32, 334}}) {
         const std::string what = std::to_string(k.length) + " x " + std::to_string(k.row) + " dtype " + std::to_string(k.dtype);
         PathChoice c = choose(elements(k.dtype, {k.length, k.row}, {50, k.row}, 0, k.r), d);
-        EXPECT_EQ(c.path == VulkanPath::Slab, k.slab) << what << ": " << c.why;
-        if (c.path == VulkanPath::Target) {  // (i64 max goes on to the atomic path)
-            EXPECT_EQ(std::string(c.why), "its tiles are narrower than the GPU's memory sector") << what;
+        ASSERT_EQ(c.path == VulkanPath::Slab, k.columns != 0) << what << ": " << c.why;
+        if (k.columns == 0) {
+            EXPECT_EQ(std::string(c.why), "a tile of out does not fit in shared memory") << what;
+            continue;
         }
-        PathDevice cpu_device = d;
-        cpu_device.sector_bytes = 0;
-        EXPECT_EQ(choose(elements(k.dtype, {k.length, k.row}, {50, k.row}, 0, k.r), cpu_device).path, VulkanPath::Slab) << what;
+        EXPECT_EQ(c.slab_columns, k.columns) << what;
+        EXPECT_EQ(c.slab_range_targets, k.range_targets) << what;
+        const int64_t ranges = (k.length + k.range_targets - 1) / k.range_targets;
+        EXPECT_EQ(c.slab_tiles, (k.row + k.columns - 1) / k.columns * ranges) << what;
     }
+    // A CPU device keeps narrower tiles of whole fibers: 1521 targets, 7 columns.
+    PathDevice cpu_device = d;
+    cpu_device.sector_bytes = 0;
+    PathChoice c = choose(elements(SCATTER_DTYPE_F32, {1521, 64}, {50, 64}, 0, SCATTER_REDUCTION_ADD), cpu_device);
+    EXPECT_EQ(c.slab_columns, 7);
+    EXPECT_EQ(c.slab_range_targets, 1521);
     // The last axis: one fiber per tile, contiguous, whatever its width.
-    PathChoice c = choose(elements(SCATTER_DTYPE_F32, {7, 1000}, {7, 50}, 1, SCATTER_REDUCTION_ADD), d);
+    c = choose(elements(SCATTER_DTYPE_F32, {7, 1000}, {7, 50}, 1, SCATTER_REDUCTION_ADD), d);
     EXPECT_EQ(c.path, VulkanPath::Slab) << c.why;
+    EXPECT_EQ(c.slab_columns, 1);
+    EXPECT_EQ(c.slab_range_targets, 1000);
 }
 
 TEST(VulkanPath, LoopLimitedDriverNarrowsTilesThenRefuses) {
