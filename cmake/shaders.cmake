@@ -69,10 +69,12 @@ function(scatter_compile_shader out_var)
     OUTPUT ${spv}
     COMMAND ${CMAKE_COMMAND} -E make_directory ${dir}
     # The depfile names the OUTPUT (the module), so included files rebuild it when they change.
-    COMMAND ${SCATTER_GLSLANG} --target-env vulkan1.1 -I${SCATTER_SHADER_DIR} -I${SCATTER_SHADER_GENERATED_DIR} ${ARG_DEFINES}
-            --depfile ${dir}/${ARG_NAME}.d -o ${spv} ${SCATTER_SHADER_DIR}/${ARG_SOURCE} > ${dir}/${ARG_NAME}.log
+    # glslang's output goes to a log, and to the build's output when it fails.
+    COMMAND ${CMAKE_COMMAND} -DLOG=${dir}/${ARG_NAME}.log
+            "-DCOMMAND=${SCATTER_GLSLANG};--target-env;vulkan1.1;-I${SCATTER_SHADER_DIR};-I${SCATTER_SHADER_GENERATED_DIR};${ARG_DEFINES};--depfile;${dir}/${ARG_NAME}.d;-o;${spv};${SCATTER_SHADER_DIR}/${ARG_SOURCE}"
+            -P ${PROJECT_SOURCE_DIR}/cmake/run_logged.cmake
     ${validate}
-    DEPENDS ${SCATTER_SHADER_DIR}/${ARG_SOURCE}
+    DEPENDS ${SCATTER_SHADER_DIR}/${ARG_SOURCE} ${PROJECT_SOURCE_DIR}/cmake/run_logged.cmake
     DEPFILE ${dir}/${ARG_NAME}.d
     COMMENT "GLSL -> SPIR-V ${ARG_NAME}"
     VERBATIM)

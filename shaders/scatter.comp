@@ -213,6 +213,32 @@ void small_none() {
     for (int t = lane; t < targets; t += SCATTER_WORKGROUP_SIZE) gather_from(t, slab_words[t], 0);
 }
 
+// SLAB `none`'s write of table slot e: out's byte, its source's byte (the winning update, or
+// data), and whether anything is written (not past the slots, not an untouched target in place).
+struct SlabCopy {
+    uint to, from;
+    bool from_update, writes;
+};
+
+SlabCopy slab_copy_of(Tile tl, int e, int slots) {
+    SlabCopy c = SlabCopy(0u, 0u, false, false);
+    if (e >= slots) return c;
+    const uint winner = slab_words[e];
+    if (winner == 0u && in_place()) return c;
+    int out_offset, data_offset;
+    tile_slot(tl, e, out_offset, data_offset);
+    c.to = tensor_byte(T_OUT, out_offset);
+    c.from_update = winner != 0u;
+    c.from = c.from_update ? tensor_byte(T_UPDATES, tile_update_offset(tl, int(winner - 1u))) : tensor_byte(T_DATA, data_offset);
+    c.writes = true;
+    return c;
+}
+
+uint slab_copy_read(SlabCopy c, uint size) {
+    if (!c.writes) return 0u;
+    return c.from_update ? update_piece(c.from, size) : data_piece(c.from, size);
+}
+
 // SLAB `none`: the winner of each target is its last update in the tile.
 void slab_none(int g) {
     const int lane = int(gl_LocalInvocationID.x);
@@ -237,15 +263,28 @@ void slab_none(int g) {
     }
     memoryBarrierShared();
     barrier();
+    // Elements of at most a word, naturally aligned (every dtype but 8- and 16-byte ones and
+    // odd opaque sizes): four slots a round, every source read before any store, for the same
+    // reason as above; otherwise a slot at a time, piece by piece.
+    const uint size = uint(tensor_element_size(T_OUT));
+    const bool one_piece = size <= 4u && piece_size_for(tensor_byte(T_OUT, 0), tensor_byte(T_UPDATES, 0), size) == size &&
+                           piece_size_for(tensor_byte(T_DATA, 0), 0u, size) == size;
+    if (one_piece) {
+        for (int e = lane; e < slots; e += 4 * lanes) {
+            const SlabCopy c0 = slab_copy_of(tl, e, slots), c1 = slab_copy_of(tl, e + lanes, slots);
+            const SlabCopy c2 = slab_copy_of(tl, e + 2 * lanes, slots), c3 = slab_copy_of(tl, e + 3 * lanes, slots);
+            const uint v0 = slab_copy_read(c0, size), v1 = slab_copy_read(c1, size);
+            const uint v2 = slab_copy_read(c2, size), v3 = slab_copy_read(c3, size);
+            if (c0.writes) out_store_piece(c0.to, size, v0);
+            if (c1.writes) out_store_piece(c1.to, size, v1);
+            if (c2.writes) out_store_piece(c2.to, size, v2);
+            if (c3.writes) out_store_piece(c3.to, size, v3);
+        }
+        return;
+    }
     for (int e = lane; e < slots; e += SCATTER_WORKGROUP_SIZE) {
-        uint winner = slab_words[e];
-        if (winner == 0u && in_place()) continue;
-        int out_offset, data_offset;
-        tile_slot(tl, e, out_offset, data_offset);
-        copy_element(tensor_byte(T_OUT, out_offset),
-                     winner != 0u ? tensor_byte(T_UPDATES, tile_update_offset(tl, int(winner - 1u)))
-                                  : tensor_byte(T_DATA, data_offset),
-                     winner != 0u);
+        const SlabCopy c = slab_copy_of(tl, e, slots);
+        if (c.writes) copy_element(c.to, c.from, c.from_update);
     }
 }
 #else
@@ -293,7 +332,8 @@ void apply_target(int t, uint chunk) {
 // SLAB reductions: a slot's value (ELEMENT_SIZE bytes, at least a word) and, with hit counts,
 // its count after all slots' values.
 #define SLAB_WORDS_PER_TARGET (ELEMENT_SIZE < 4u ? 1u : ELEMENT_SIZE / 4u)
-shared int slab_chunk[SCATTER_WORKGROUP_SIZE];  // the slots of the chunk's lanes, -1: skipped
+// The slots of the chunk's lanes (-1: skipped), then each lane's next lane with its slot (-1: none).
+shared int slab_chunk[SCATTER_WORKGROUP_SIZE];
 // The chunk's update values, each loaded by its own lane (vk_path.cpp reserves the room): the lane
 // that folds a slot's updates reads them here, not one global load after another.
 shared uint slab_chunk_values[SCATTER_WORKGROUP_SIZE * SLAB_WORDS_PER_TARGET];
@@ -359,15 +399,30 @@ void slab_fold(int g) {
         next_slot = j < updates ? tile_update_slot(tl, j) : -1;
         if (next_slot >= 0) next_value = load_update_element(tensor_byte(T_UPDATES, tile_update_offset(tl, j)));
         // The lowest lane with a slot folds that slot's updates of this chunk in lane order:
-        // position order, as every earlier chunk was folded before this one.
+        // position order, as every earlier chunk was folded before this one. Each lane finds
+        // whether an earlier lane has its slot and which later lane has it next; the folding
+        // lanes then walk their chains together, so a subgroup runs as many fold steps as its
+        // longest chain, not one per lane of the chunk (a float step is long where it must
+        // keep subnormals in software).
+        const int end = min(SCATTER_WORKGROUP_SIZE, updates - chunk);
         bool first = slot >= 0;
-        for (int i = 0; i < lane && first; ++i) first = slab_chunk[i] != slot;
+        int after = -1;
+        if (slot >= 0) {
+            for (int i = 0; i < end; ++i) {
+                if (slab_chunk[i] != slot) continue;
+                if (i < lane) first = false;
+                else if (i > lane && after < 0) after = i;
+            }
+        }
+        memoryBarrierShared();
+        barrier();
+        slab_chunk[lane] = after;  // from here the chunk's links
+        memoryBarrierShared();
+        barrier();
         if (first) {
             uvec4 value = slab_value(slot);
             uint hits = counts ? slab_words[counts_at + uint(slot)] : 0u;
-            const int end = min(SCATTER_WORKGROUP_SIZE, updates - chunk);
-            for (int i = lane; i < end; ++i) {
-                if (slab_chunk[i] != slot) continue;
+            for (int i = lane; i >= 0; i = slab_chunk[i]) {
                 if (hits == 0u && exclude) value = identity_raw(reduction);
                 value = step_raw(reduction, value, slab_chunk_value(i));
                 ++hits;

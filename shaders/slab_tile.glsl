@@ -18,7 +18,7 @@ struct Tile {
     int out_base, data_base, index_base, update_base;
     int targets, items, columns, index_columns;
     int out_col, data_col, index_col, update_col;  // element strides from a column to the next
-    int first_target, length;                      // the tile's first target; the axis length
+    int first_target, axis_length;                 // the tile's first target; the axis length
 };
 
 // Tile g: fibers numbered row-major over out's dims but the axis, in runs of P_SLAB_COLUMNS
@@ -75,7 +75,7 @@ int tile_update_offset(Tile tl, int j) {
 int tile_update_slot(Tile tl, int j) {
     const int k = j / tl.index_columns, c = j - k * tl.index_columns;
     int target;
-    if (!resolve_index(tl.index_base + c * tl.index_col + k * tensor_stride(T_INDICES, param(P_AXIS)), tl.length, target))
+    if (!resolve_index(tl.index_base + c * tl.index_col + k * tensor_stride(T_INDICES, param(P_AXIS)), tl.axis_length, target))
         return -1;
     target -= tl.first_target;
     if (uint(target) >= uint(tl.targets)) return -1;

@@ -275,7 +275,13 @@ PathChoice choose_path(const OpPlan& p, const PathDevice& d, const PathAlignment
         return c;
     }
     const char* no_atomic = atomic_refusal(p, d, a);
-    if (no_atomic == nullptr) {  // the slice tables (exclude_self resets targets, no counts), and
+    // On a GPU, rows and nd whose slices span a memory sector fold each target row once on the
+    // target path rather than land every element with a random atomic (W14, rows `max` i32 with
+    // 10 slices of 64 per row, on an H200: 3.15 ms on the atomic path, 64 M atomics at ~26 G/s,
+    // against 1.25 ms for the key sort and one coalesced fold per row).
+    const bool fold_rows = d.sector_bytes != 0 && slices && target_fits && p.deterministic &&
+                           p.inner * int64_t(p.out.element_size) >= int64_t(d.sector_bytes);
+    if (no_atomic == nullptr && !fold_rows) {  // the slice tables (exclude_self resets targets, no counts), and
                                  // for float max/min the first-NaN table
         c.path = VulkanPath::Atomic;
         c.why = p.deterministic ? "an order-free reduction" : "non-determinism is allowed";
@@ -287,7 +293,9 @@ PathChoice choose_path(const OpPlan& p, const PathDevice& d, const PathAlignment
     }
     if (target_fits) {
         c.path = VulkanPath::Target;
-        c.why = slices ? "rows and nd sort their slices by target row" : no_slab;
+        c.why = fold_rows ? "on a GPU, slices a sector wide fold by target row rather than by atomics"
+                : slices  ? "rows and nd sort their slices by target row"
+                          : no_slab;
         c.target = t;
         c.scratch_words = cursor;
         return c;

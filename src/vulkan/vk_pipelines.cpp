@@ -5,6 +5,7 @@
 #include "scatter_shared.h"
 
 #include <cstddef>
+#include <cstring>
 #include <string>
 
 namespace scatter {
@@ -67,13 +68,19 @@ Status PipelineSet::get(const PipelineKey& key, VkPipeline* out) {
     info.stage.stage = VK_SHADER_STAGE_COMPUTE_BIT;
     info.stage.module = module;
     info.stage.pName = "main";
+    // Constant 2 (common.glsl OPAQUE_PARAM_OFFSETS): on llvmpipe, parameter offsets it cannot
+    // inline (it would compile, and leak, a shader variant at every bind).
+    const bool llvmpipe = std::strncmp(device_.info.name, "llvmpipe", 8) == 0;
     const struct {
         VkBool32 one_window;
+        VkBool32 opaque_param_offsets;
         uint32_t slab_words;
-    } values = {key.one_window ? VK_TRUE : VK_FALSE, key.slab_words};
-    const VkSpecializationMapEntry entries[2] = {{0, offsetof(decltype(values), one_window), sizeof(VkBool32)},
-                                                 {1, offsetof(decltype(values), slab_words), sizeof(uint32_t)}};
-    VkSpecializationInfo specialization{key.slab_words != 0 ? 2u : 1u, entries, sizeof values, &values};
+    } values = {key.one_window ? VK_TRUE : VK_FALSE, llvmpipe ? VK_TRUE : VK_FALSE, key.slab_words};
+    const VkSpecializationMapEntry entries[3] = {
+        {0, offsetof(decltype(values), one_window), sizeof(VkBool32)},
+        {2, offsetof(decltype(values), opaque_param_offsets), sizeof(VkBool32)},
+        {1, offsetof(decltype(values), slab_words), sizeof(uint32_t)}};
+    VkSpecializationInfo specialization{key.slab_words != 0 ? 3u : 2u, entries, sizeof values, &values};
     info.stage.pSpecializationInfo = &specialization;
     info.layout = layout_;
     VkPipeline pipeline = VK_NULL_HANDLE;

@@ -123,8 +123,19 @@ TEST(VulkanPath, StandardWorkloadsOnNvidia) {
     EXPECT_EQ(c.target.sort.bits, 20u);
     EXPECT_EQ(c.target.sort.passes, 3u);
     EXPECT_EQ(c.scratch_words, c.target.start + 1000000);
+    // W14: rows max i32, order-free, but slices of 256 bytes: on a GPU the target path's row
+    // folds, on a CPU device (lavapipe) the atomic path; slices under a sector, atomic anywhere.
     c = choose(rows(SCATTER_DTYPE_I32, 100000, 64, 1000000, SCATTER_REDUCTION_MAX), d);
+    EXPECT_EQ(c.path, VulkanPath::Target) << c.why;
+    EXPECT_EQ(std::string(c.why), "on a GPU, slices a sector wide fold by target row rather than by atomics");
+    PathDevice cpu_device = d;
+    cpu_device.sector_bytes = 0;
+    c = choose(rows(SCATTER_DTYPE_I32, 100000, 64, 1000000, SCATTER_REDUCTION_MAX), cpu_device);
     EXPECT_EQ(c.path, VulkanPath::Atomic) << c.why;
+    c = choose(rows(SCATTER_DTYPE_I32, 100000, 7, 1000000, SCATTER_REDUCTION_MAX), d);
+    EXPECT_EQ(c.path, VulkanPath::Atomic) << c.why;
+    c = choose(rows(SCATTER_DTYPE_I32, 100000, 8, 1000000, SCATTER_REDUCTION_MAX), d);
+    EXPECT_EQ(c.path, VulkanPath::Target) << c.why;
 }
 
 // The slab path folds order-free reductions with shared-memory atomics (atomic.comp SLAB):
@@ -335,8 +346,9 @@ TEST(VulkanPath, SwitchesAndAlignmentFallBackInOrder) {
     in_place.in_place = true;  // reads out, not data
     EXPECT_EQ(choose(in_place, nvidia(), misaligned).path, VulkanPath::Slab);
 
-    // 64-bit atomics need the feature and an 8-aligned out.
-    const OpPlan i64_rows = rows(SCATTER_DTYPE_I64, 100, 8, 1000, SCATTER_REDUCTION_ADD);
+    // 64-bit atomics need the feature and an 8-aligned out (slices of 16 bytes: under a sector,
+    // so the atomic path even on a GPU).
+    const OpPlan i64_rows = rows(SCATTER_DTYPE_I64, 100, 2, 1000, SCATTER_REDUCTION_ADD);
     EXPECT_EQ(choose(i64_rows, nvidia()).path, VulkanPath::Atomic);
     PathAlignment unaligned_out;
     unaligned_out.out_8 = false;
@@ -353,13 +365,13 @@ TEST(VulkanPath, DeterminismDecidesTheAtomicPathForFloats) {
     PathChoice c = choose(p, nvidia());
     EXPECT_EQ(c.path, VulkanPath::Atomic);
     EXPECT_EQ(std::string(c.why), "non-determinism is allowed");
-    // Float max/min are order-free (NaN updates set aside): atomic, with the first-NaN table
-    // after the slice tables.
-    p = rows(SCATTER_DTYPE_F32, 100, 8, 1000, SCATTER_REDUCTION_MAX);
+    // Float max/min are order-free (NaN updates set aside): atomic (slices under a sector), with
+    // the first-NaN table after the slice tables.
+    p = rows(SCATTER_DTYPE_F32, 100, 4, 1000, SCATTER_REDUCTION_MAX);
     c = choose(p, nvidia());
     EXPECT_EQ(c.path, VulkanPath::Atomic);
     EXPECT_EQ(c.first_nan_at, 3000u);
-    EXPECT_EQ(c.scratch_words, 3000u + 800u);
+    EXPECT_EQ(c.scratch_words, 3000u + 400u);
     // Mean never takes atomics (it needs counts).
     p = rows(SCATTER_DTYPE_I32, 100, 8, 1000, SCATTER_REDUCTION_MEAN);
     EXPECT_EQ(choose(p, nvidia()).path, VulkanPath::Target);

@@ -371,6 +371,10 @@ TEST_F(Slab, AtTheLargestCountItTakesIntoOneTargetTheSumIsExact) {
             return r.status == SCATTER_OK && last_call_ran("slab");
         };
         int64_t taken = 1, refused = int64_t(1) << 16;
+        if (!on_lavapipe()) {  // a real GPU has no loop limit: 2^16 ones, exactly
+            check(ones_into_one_target(refused), true, std::string(scatter_dtype_name(dtype)) + ", 65536 ones into one target");
+            continue;
+        }
         ASSERT_TRUE(takes_slab(taken)) << scatter_dtype_name(dtype);
         ASSERT_FALSE(takes_slab(refused)) << scatter_dtype_name(dtype) << ": no bound on llvmpipe?";
         while (refused - taken > 1) {
