@@ -133,8 +133,9 @@ public:
 
 private:
     scatter_context ctx_;
-    // More f32 targets with hit counts than 64 KiB of shared memory holds (lavapipe 32, NVIDIA 48).
-    static constexpr int64_t kLong = 8192;
+    // More f32 targets with hit counts than 4 slab ranges of 64 KiB of shared memory hold
+    // (lavapipe has 32, NVIDIA 48): the target path.
+    static constexpr int64_t kLong = 65536;
     float data_[64], out_[64] = {}, update_[16];
     float long_data_[kLong] = {}, long_out_[kLong] = {};
     int64_t long_index_[16];
