@@ -23,11 +23,12 @@ out=${OUT:-/tmp/gpu-session}
 mkdir -p "$out"
 here="$(cd "$(dirname "$0")" && pwd)"
 
-# The path each switch hides, and the workloads that take that path by default.
+# The path each switch hides, and the workloads that take that path by default (W14 takes the
+# target path on a GPU: hidden, the atomic path).
 variants=(
   "slab_path W1,W2,W3,W8,W10,W11"
   "key_sort W4,W5,W6,W12,W13"
-  "atomic_path W14"
+  "target_path W14"
 )
 
 start_all=$(date +%s)
