@@ -6,6 +6,7 @@
 #   bash .device/run.sh bash .device/benchmarks/gpu_session.sh bench [REPEAT]
 #   bash .device/run.sh bash .device/benchmarks/gpu_session.sh tests
 #   bash .device/run.sh bash .device/benchmarks/gpu_session.sh all [SECONDS]
+#   bash .device/run.sh bash .device/benchmarks/gpu_session.sh ab FEATURES
 # bench: `scatter bench --backend vulkan --resident` on every standard workload with every path
 #   on, then again with each path the choice may prefer hidden (SCATTER_VULKAN_DISABLE_FEATURES)
 #   on the workloads it may take, --profile runs of both (per-pass times), and PyTorch CUDA in the
@@ -16,6 +17,10 @@
 # all: the driver floors (vkfloor), bench, tests, each test step only while SECONDS (default
 #   420) have not passed, so that one command fits the machine's time; only three files come
 #   back (the machine returns at most 8): bench.txt, bench_raw.tgz, tests.txt.
+# ab: bench with every path on (A) and with FEATURES (a switch list) hidden under every variant
+#   (B), each once more without variants (the spread between processes), a --profile run of B, then the
+#   differential random cases under B; back: ab.txt (both tables, B's profile, the test), ab_raw.tgz.
+# SCATTER_BENCH_HIDE (environment): switches hidden in every bench process of this run.
 set -uo pipefail
 mode=${1:-bench}
 repeat=${2:-7}
@@ -88,21 +93,46 @@ case "$mode" in
     echo "all: $(( $(date +%s) - start_all ))s" | tee -a "$summary"
     ;;
   bench)
+    base=${SCATTER_BENCH_HIDE:+$SCATTER_BENCH_HIDE,}
     scatter devices > "$out/devices.txt" 2>&1
-    scatter bench --backend vulkan --resident --workload all --repeat "$repeat" --json > "$out/vk.jsonl"
+    SCATTER_VULKAN_DISABLE_FEATURES=${base%,} scatter bench --backend vulkan --resident --workload all \
+      --repeat "$repeat" --json > "$out/vk.jsonl"
     for v in "${variants[@]}"; do
       set -- $v
-      SCATTER_VULKAN_DISABLE_FEATURES=$1 scatter bench --backend vulkan --resident --workload "$2" \
+      SCATTER_VULKAN_DISABLE_FEATURES=$base$1 scatter bench --backend vulkan --resident --workload "$2" \
         --repeat "$repeat" --json > "$out/vk_no_$1.jsonl"
     done
-    scatter bench --backend vulkan --resident --workload all --repeat 3 --profile > "$out/profile.txt" 2>&1
+    SCATTER_VULKAN_DISABLE_FEATURES=${base%,} scatter bench --backend vulkan --resident --workload all \
+      --repeat 3 --profile > "$out/profile.txt" 2>&1
     for v in "${variants[@]}"; do
       set -- $v
-      SCATTER_VULKAN_DISABLE_FEATURES=$1 scatter bench --backend vulkan --resident --workload "$2" --repeat 3 \
+      SCATTER_VULKAN_DISABLE_FEATURES=$base$1 scatter bench --backend vulkan --resident --workload "$2" --repeat 3 \
         --profile > "$out/profile_no_$1.txt" 2>&1
     done
-    python3 "$here/peers_torch.py" --device cuda --workload all --repeat "$repeat" --json > "$out/torch.jsonl"
+    if [ -f "${SCATTER_TORCH_JSON:-}" ]; then cp "$SCATTER_TORCH_JSON" "$out/torch.jsonl"
+    else python3 "$here/peers_torch.py" --device cuda --workload all --repeat "$repeat" --json > "$out/torch.jsonl"; fi
     python3 "$here/gpu_table.py" "$out" | tee "$out/table.txt"
+    ;;
+  ab)  # two files come back: ab.txt, ab_raw.tgz
+    hide=${2:?usage: gpu_session.sh ab FEATURES}
+    final=$out
+    out=$(mktemp -d)
+    summary=$out/tests.txt
+    : > "$summary"
+    OUT=$out/a1 bash "$0" bench 5 > /dev/null
+    export SCATTER_TORCH_JSON=$out/a1/torch.jsonl  # PyTorch once: the same for every table
+    OUT=$out/b1 SCATTER_BENCH_HIDE=$hide bash "$0" bench 5 > /dev/null
+    for r in a2 b2; do  # every path on only: does a process land on other times?
+      mkdir -p "$out/$r"
+      cp "$SCATTER_TORCH_JSON" "$out/$r/torch.jsonl"
+      SCATTER_VULKAN_DISABLE_FEATURES=$([[ $r == b* ]] && echo "$hide") scatter bench --backend vulkan --resident \
+        --workload all --repeat 5 --json > "$out/$r/vk.jsonl"
+      python3 "$here/gpu_table.py" "$out/$r" > "$out/$r/table.txt"
+    done
+    SCATTER_VULKAN_DISABLE_FEATURES=$hide run_logged diff_random_hidden 200 "$(dirname "$(command -v scatter)")/scatter_diff_random_vulkan"
+    for r in a1 b1 a2 b2; do echo "== $r (${r%%[0-9]}: $([[ $r == b* ]] && echo "$hide hidden" || echo "every path on"))"; cat "$out/$r/table.txt"; done > "$final/ab.txt"
+    { cat "$summary"; echo "== profile, $hide hidden"; cat "$out/b1/profile.txt"; } >> "$final/ab.txt"
+    tar czf "$final/ab_raw.tgz" -C "$out" .
     ;;
   tests)
     budget=100000
@@ -110,5 +140,5 @@ case "$mode" in
     : > "$summary"
     run_tests
     ;;
-  *) echo "usage: gpu_session.sh bench [REPEAT] | tests | all [SECONDS]" >&2; exit 2 ;;
+  *) echo "usage: gpu_session.sh bench [REPEAT] | tests | all [SECONDS] | ab FEATURES" >&2; exit 2 ;;
 esac
