@@ -93,6 +93,17 @@ int type_rank(scatter_device_type t) {
     }
 }
 
+// The algorithms a device's operations use: the switches, less what measurement rules out on
+// the device type. Discrete GPUs keep storage buffers in device memory the CPU cannot map: on an
+// H200 the mappable kind (ReBAR) ran the same passes up to 4x slower and landed on different
+// times in different processes (W4 6.4-9.0 ms against 2.4-2.6, W2 once 23 ms against 6.0;
+// docs/vulkan.md), and the CPU reads it back at 7 MB/s anyway.
+AlgorithmSwitches device_algorithms(const AlgorithmSwitches& switches, scatter_device_type type) {
+    AlgorithmSwitches a = switches;
+    if (type == SCATTER_DEVICE_TYPE_DISCRETE_GPU) a.host_visible_buffers = false;
+    return a;
+}
+
 uint64_t query_features(const InstanceFunctions& fns, VkPhysicalDevice pd, uint32_t api, uint32_t* subgroup_size) {
     uint64_t mask = 0;
     VkPhysicalDeviceFeatures core{};
@@ -391,7 +402,7 @@ Status VulkanDevice::create(int32_t device_index, std::shared_ptr<OwnedInstance>
     // Float controls are core in Vulkan 1.2: usable when the instance asked for 1.2 too.
     if (self->instance_->api_version >= VK_API_VERSION_1_2)
         self->features |= usable & (SCATTER_FEATURE_DENORM_PRESERVE32 | SCATTER_FEATURE_DENORM_PRESERVE64);
-    self->algorithms = switches.algorithms;
+    self->algorithms = device_algorithms(switches.algorithms, self->info.type);
     if (!self->algorithms.large_shared_memory)  // the test switch: a device with Vulkan's minimum
         self->shared_memory_bytes = std::min<uint32_t>(self->shared_memory_bytes, 16384);
     *out = std::move(self);
@@ -455,7 +466,7 @@ Status VulkanDevice::borrow(const BorrowedDevice& b, std::unique_ptr<VulkanDevic
     uint64_t usable = entry->info.features & ~switches.hidden_features;
     self->features = b.enabled_features & usable & kEnableableFeatures;
     self->features |= usable & SCATTER_FEATURE_SUBGROUPS;  // properties: nothing to enable
-    self->algorithms = switches.algorithms;
+    self->algorithms = device_algorithms(switches.algorithms, self->info.type);
     if (!self->algorithms.large_shared_memory)  // the test switch: a device with Vulkan's minimum
         self->shared_memory_bytes = std::min<uint32_t>(self->shared_memory_bytes, 16384);
     *out = std::move(self);

@@ -143,6 +143,13 @@ const char* slab_refusal(const OpPlan& p, const PathDevice& d, const PathAlignme
     if (!d.algorithms.slab_path) return "the slab path is switched off";
     if (p.op != OpKind::Elements) return "rows and nd have no slab path";
     if (p.no_updates() || p.out.empty()) return "nothing to scatter";
+    // On a GPU, only where it measured faster (an H200, docs/vulkan.md): `none` along the last
+    // axis (W3 0.37-0.40 ms against 0.48-0.62 on the target path). Tiles across an outer axis
+    // (W1 5.8 ms against 1.1, W8 1.7 against 0.37, W11 16-23 against 1.9-2.2) and the ordered
+    // fold (W2 6.0 against 4.2, W10 8.6 against 6.3) were slower than the other paths.
+    if (d.sector_bytes != 0 && d.algorithms.gpu_slab_limits &&
+        (uint32_t(p.axis) != p.out.rank - 1 || p.reduction != SCATTER_REDUCTION_NONE))
+        return "on a GPU the slab path is faster only for `none` along the last axis";
     bool atomics = slab_atomics(p, d);
     SlabTiling t = slab_tiling(p, d, atomics);
     if (t.columns == 0 && atomics) {
@@ -275,13 +282,7 @@ PathChoice choose_path(const OpPlan& p, const PathDevice& d, const PathAlignment
         return c;
     }
     const char* no_atomic = atomic_refusal(p, d, a);
-    // On a GPU, rows and nd whose slices span a memory sector fold each target row once on the
-    // target path rather than land every element with a random atomic (W14, rows `max` i32 with
-    // 10 slices of 64 per row, on an H200: 3.15 ms on the atomic path, 64 M atomics at ~26 G/s,
-    // against 1.25 ms for the key sort and one coalesced fold per row).
-    const bool fold_rows = d.sector_bytes != 0 && slices && target_fits && p.deterministic &&
-                           p.inner * int64_t(p.out.element_size) >= int64_t(d.sector_bytes);
-    if (no_atomic == nullptr && !fold_rows) {  // the slice tables (exclude_self resets targets, no counts), and
+    if (no_atomic == nullptr) {  // the slice tables (exclude_self resets targets, no counts), and
                                  // for float max/min the first-NaN table
         c.path = VulkanPath::Atomic;
         c.why = p.deterministic ? "an order-free reduction" : "non-determinism is allowed";
@@ -293,9 +294,7 @@ PathChoice choose_path(const OpPlan& p, const PathDevice& d, const PathAlignment
     }
     if (target_fits) {
         c.path = VulkanPath::Target;
-        c.why = fold_rows ? "on a GPU, slices a sector wide fold by target row rather than by atomics"
-                : slices  ? "rows and nd sort their slices by target row"
-                          : no_slab;
+        c.why = slices ? "rows and nd sort their slices by target row" : no_slab;
         c.target = t;
         c.scratch_words = cursor;
         return c;

@@ -33,6 +33,7 @@ DeviceSwitches switches_from_environment() {
         else if (name == "slab_path") a.slab_path = false;
         else if (name == "slab_atomics") a.slab_atomics = false;
         else if (name == "cpu_caches") a.cpu_caches = false;
+        else if (name == "gpu_slab_limits") a.gpu_slab_limits = false;
         else if (name == "key_sort") a.key_sort = false;
         else if (name == "large_shared_memory") a.large_shared_memory = false;
         else if (name == "atomic_path") a.atomic_path = false;

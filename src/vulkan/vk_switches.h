@@ -1,11 +1,13 @@
 // Which device features and algorithms a device's operations use. In production everything the
-// device offers; the test switch SCATTER_VULKAN_DISABLE_FEATURES hides some, so that fallback
+// device offers (less what device_algorithms in vk_device.cpp rules out for its type); the test switch SCATTER_VULKAN_DISABLE_FEATURES hides some, so that fallback
 // paths run (and are tested) on a device such as lavapipe that has them all:
 //   int64, float64, int64_atomics, shared_int64_atomics, storage8, storage16, float_atomics,
 //     subgroups, denorm_preserve hide those SCATTER_FEATURE_* bits;
 //   host_visible, target_path, slab_path, slab_atomics, key_sort, atomic_path, one_window,
 //     float_fast_path turn off the algorithm of that name (AlgorithmSwitches below); large_shared_memory limits shared memory to 16 KiB;
 //   cpu_caches makes a CPU device (lavapipe) choose paths as a GPU, whose memory moves in sectors;
+//   gpu_slab_limits lets the slab path take on a GPU every call it fits, not only those it
+//     measured faster at (vk_path.cpp);
 //   subnormals makes the float shaders act as on a device that flushes subnormals (and hides
 //     denorm_preserve).
 // Unknown names are ignored. The one place the variable is read is switches_from_environment().
@@ -17,6 +19,7 @@ namespace scatter {
 
 struct AlgorithmSwitches {
     bool host_visible_buffers = true;  // buffers the CPU maps directly where memory allows
+                                       // (never on a discrete GPU: vk_device.cpp)
     bool target_path = true;           // the target-parallel algorithm (sort by target)
     bool slab_path = true;             // elements, a tile of fibers per workgroup (vk_path.h)
     bool slab_atomics = true;          // slab path: order-free reductions by shared-memory atomics
@@ -27,12 +30,14 @@ struct AlgorithmSwitches {
     bool keep_subnormals = true;       // float shaders trust the hardware to keep subnormals
     bool float_fast_path = true;       // f32 mul may use the hardware multiply where exact
     bool cpu_caches = true;            // a CPU device's paths may rely on its caches (vk_path.h)
+    bool gpu_slab_limits = true;       // on a GPU, the slab path only where it measured faster
 
     bool operator==(const AlgorithmSwitches& o) const {
         return host_visible_buffers == o.host_visible_buffers && target_path == o.target_path &&
                slab_path == o.slab_path && slab_atomics == o.slab_atomics && key_sort == o.key_sort && large_shared_memory == o.large_shared_memory &&
                atomic_path == o.atomic_path && one_window == o.one_window && keep_subnormals == o.keep_subnormals &&
-               float_fast_path == o.float_fast_path && cpu_caches == o.cpu_caches;
+               float_fast_path == o.float_fast_path && cpu_caches == o.cpu_caches &&
+               gpu_slab_limits == o.gpu_slab_limits;
     }
 };
 

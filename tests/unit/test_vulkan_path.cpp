@@ -67,6 +67,14 @@ PathDevice nvidia() {  // an H100 as its Vulkan driver reports it
     return d;
 }
 
+// The same, with the slab path free to take on a GPU every call it fits (gpu_slab_limits off):
+// the slab's tiling and limits, apart from which calls a GPU gives it.
+PathDevice nvidia_any_slab() {
+    PathDevice d = nvidia();
+    d.algorithms.gpu_slab_limits = false;
+    return d;
+}
+
 PathDevice lavapipe() {
     PathDevice d = nvidia();
     d.window_bytes = uint64_t(1) << 27;
@@ -82,8 +90,49 @@ PathChoice choose(const OpPlan& p, const PathDevice& d, PathAlignment a = PathAl
 
 TEST(VulkanPath, StandardWorkloadsOnNvidia) {
     const PathDevice d = nvidia();
-    // W1 / W11: axis 0 of [4096, 4096], `none`: whole fibers fit 2 columns (8 bytes of each
-    // 32-byte sector), so tiles of 8 columns and 3 ranges of 1366 targets.
+    const std::string gpu_slab = "on a GPU the slab path is faster only for `none` along the last axis";
+    // W1 / W11: axis 0 of [4096, 4096], `none`: on a GPU the target path (tiles across an outer
+    // axis measured slower), on a CPU device the slab.
+    PathChoice c = choose(elements(SCATTER_DTYPE_F32, {4096, 4096}, {4096, 4096}, 0, SCATTER_REDUCTION_NONE), d);
+    EXPECT_EQ(c.path, VulkanPath::Target) << c.why;
+    EXPECT_EQ(std::string(c.why), gpu_slab);
+    // W2: axis 1, `add`: the ordered fold measured slower on a GPU too.
+    c = choose(elements(SCATTER_DTYPE_F32, {4096, 4096}, {4096, 4096}, 1, SCATTER_REDUCTION_ADD), d);
+    EXPECT_EQ(c.path, VulkanPath::Target) << c.why;
+    EXPECT_TRUE(c.target.key_sort);
+    // W3: the last axis of [64, 512, 512], `none`: the slab.
+    c = choose(elements(SCATTER_DTYPE_F32, {64, 512, 512}, {64, 512, 128}, 2, SCATTER_REDUCTION_NONE), d);
+    EXPECT_EQ(c.path, VulkanPath::Slab) << c.why;
+    EXPECT_EQ(c.slab_tiles, 64 * 512);
+    EXPECT_EQ(c.slab_words, 1024u);
+    // W8: i64 `max` on axis 0 of [2048, 2048]: order-free, the atomic path.
+    c = choose(elements(SCATTER_DTYPE_I64, {2048, 2048}, {2048, 2048}, 0, SCATTER_REDUCTION_MAX), d);
+    EXPECT_EQ(c.path, VulkanPath::Atomic) << c.why;
+    // W9: 1-D add into 65536 targets: the order would show: target.
+    c = choose(elements(SCATTER_DTYPE_F32, {65536}, {65536}, 0, SCATTER_REDUCTION_ADD), d);
+    EXPECT_EQ(c.path, VulkanPath::Target) << c.why;
+    EXPECT_EQ(std::string(c.why), gpu_slab);
+    // W4: rows add f32: the target path, its slices radix-sorted by row (20-bit keys: 3 passes).
+    c = choose(rows(SCATTER_DTYPE_F32, 1000000, 64, 1000000, SCATTER_REDUCTION_ADD), d);
+    EXPECT_EQ(c.path, VulkanPath::Target) << c.why;
+    EXPECT_TRUE(c.target.key_sort);
+    EXPECT_EQ(c.target.sort.bits, 20u);
+    EXPECT_EQ(c.target.sort.passes, 3u);
+    EXPECT_EQ(c.scratch_words, c.target.start + 1000000);
+    // W14: rows max i32, order-free: atomic, whatever the slice width.
+    c = choose(rows(SCATTER_DTYPE_I32, 100000, 64, 1000000, SCATTER_REDUCTION_MAX), d);
+    EXPECT_EQ(c.path, VulkanPath::Atomic) << c.why;
+    c = choose(rows(SCATTER_DTYPE_I32, 100000, 7, 1000000, SCATTER_REDUCTION_MAX), d);
+    EXPECT_EQ(c.path, VulkanPath::Atomic) << c.why;
+}
+
+// The slab's tiles on a GPU with its limits switched off (gpu_slab_limits: what the slab would
+// take on a GPU, for measuring it there and for vulkan.slab_gpu_sectors on lavapipe).
+TEST(VulkanPath, SlabTilesOnNvidiaWithoutLimits) {
+    PathDevice d = nvidia();
+    d.algorithms.gpu_slab_limits = false;
+    // W1 / W11: whole fibers fit 2 columns (8 bytes of each 32-byte sector), so tiles of 8
+    // columns and 3 ranges of 1366 targets.
     PathChoice c = choose(elements(SCATTER_DTYPE_F32, {4096, 4096}, {4096, 4096}, 0, SCATTER_REDUCTION_NONE), d);
     EXPECT_EQ(c.path, VulkanPath::Slab) << c.why;
     EXPECT_EQ(c.slab_columns, 8);
@@ -98,44 +147,18 @@ TEST(VulkanPath, StandardWorkloadsOnNvidia) {
     EXPECT_EQ(c.slab_tiles, 4096);
     EXPECT_EQ(c.slab_words, 4096u);
     EXPECT_FALSE(c.slab_atomics) << "f32 sums fold in position order";
-    // W3: the last axis of [64, 512, 512], `none`.
-    c = choose(elements(SCATTER_DTYPE_F32, {64, 512, 512}, {64, 512, 128}, 2, SCATTER_REDUCTION_NONE), d);
-    EXPECT_EQ(c.path, VulkanPath::Slab) << c.why;
-    EXPECT_EQ(c.slab_tiles, 64 * 512);
-    EXPECT_EQ(c.slab_words, 1024u);
-    // W8: i64 `max` on axis 0 of [2048, 2048]: 2 words per target, tiles of 4 columns (a
-    // sector) in 2 ranges of 1024 targets; the slab before the atomic path.
+    // W8: i64 `max`: 2 words per target, tiles of 4 columns (a sector) in 2 ranges of 1024
+    // targets; the slab before the atomic path.
     c = choose(elements(SCATTER_DTYPE_I64, {2048, 2048}, {2048, 2048}, 0, SCATTER_REDUCTION_MAX), d);
     EXPECT_EQ(c.path, VulkanPath::Slab) << c.why;
     EXPECT_EQ(c.slab_columns, 4);
     EXPECT_EQ(c.slab_range_targets, 1024);
     EXPECT_EQ(c.slab_tiles, 512 * 2);
     EXPECT_TRUE(c.slab_atomics) << "an order-free reduction: 64-bit shared atomics";
-    // W9: 1-D add into 65536 targets: beyond shared memory, and the order would show: target.
+    // W9: beyond shared memory (6 ranges).
     c = choose(elements(SCATTER_DTYPE_F32, {65536}, {65536}, 0, SCATTER_REDUCTION_ADD), d);
     EXPECT_EQ(c.path, VulkanPath::Target) << c.why;
-    EXPECT_EQ(std::string(c.why), "a tile of out does not fit in shared memory") << "6 ranges";
-    // W4: rows add f32: the target path, its slices radix-sorted by row (20-bit keys: 3 passes);
-    // W14-like rows max i32: order-free, atomic.
-    c = choose(rows(SCATTER_DTYPE_F32, 1000000, 64, 1000000, SCATTER_REDUCTION_ADD), d);
-    EXPECT_EQ(c.path, VulkanPath::Target) << c.why;
-    EXPECT_TRUE(c.target.key_sort);
-    EXPECT_EQ(c.target.sort.bits, 20u);
-    EXPECT_EQ(c.target.sort.passes, 3u);
-    EXPECT_EQ(c.scratch_words, c.target.start + 1000000);
-    // W14: rows max i32, order-free, but slices of 256 bytes: on a GPU the target path's row
-    // folds, on a CPU device (lavapipe) the atomic path; slices under a sector, atomic anywhere.
-    c = choose(rows(SCATTER_DTYPE_I32, 100000, 64, 1000000, SCATTER_REDUCTION_MAX), d);
-    EXPECT_EQ(c.path, VulkanPath::Target) << c.why;
-    EXPECT_EQ(std::string(c.why), "on a GPU, slices a sector wide fold by target row rather than by atomics");
-    PathDevice cpu_device = d;
-    cpu_device.sector_bytes = 0;
-    c = choose(rows(SCATTER_DTYPE_I32, 100000, 64, 1000000, SCATTER_REDUCTION_MAX), cpu_device);
-    EXPECT_EQ(c.path, VulkanPath::Atomic) << c.why;
-    c = choose(rows(SCATTER_DTYPE_I32, 100000, 7, 1000000, SCATTER_REDUCTION_MAX), d);
-    EXPECT_EQ(c.path, VulkanPath::Atomic) << c.why;
-    c = choose(rows(SCATTER_DTYPE_I32, 100000, 8, 1000000, SCATTER_REDUCTION_MAX), d);
-    EXPECT_EQ(c.path, VulkanPath::Target) << c.why;
+    EXPECT_EQ(std::string(c.why), "a tile of out does not fit in shared memory");
 }
 
 // The slab path folds order-free reductions with shared-memory atomics (atomic.comp SLAB):
@@ -185,7 +208,7 @@ TEST(VulkanPath, SlabAtomicsForOrderFreeReductionsOnly) {
 }
 
 TEST(VulkanPath, TinyNoneIsTheSmallPath) {
-    const PathDevice d = nvidia();
+    const PathDevice d = nvidia_any_slab();
     PathChoice c = choose(elements(SCATTER_DTYPE_F32, {8, 8}, {2, 8}, 0, SCATTER_REDUCTION_NONE), d);
     EXPECT_EQ(c.path, VulkanPath::Small);
     EXPECT_EQ(c.scratch_words, 0u);
@@ -198,7 +221,7 @@ TEST(VulkanPath, TinyNoneIsTheSmallPath) {
 
 TEST(VulkanPath, FibersAtTheSharedMemoryLimit) {
     for (uint32_t bytes : {16384u, 32768u, 49152u}) {
-        PathDevice d = nvidia();
+        PathDevice d = nvidia_any_slab();
         d.shared_memory_bytes = bytes;
         // Beside the chunk's 64 slots and its 64 update values (a word each for f32).
         const int64_t most = int64_t(bytes / 4) - 128;
@@ -253,11 +276,12 @@ TEST(VulkanPath, OuterAxisTilesAreAsWideAsTheTableAllowsUpToSixtyFour) {
     EXPECT_EQ(c.slab_tiles, 3 * 5 * 3);  // rows of 130: 64 + 64 + 2
 }
 
-// On a GPU a tile of an outer axis spans at least a 32-byte sector of out's rows (or the whole
-// row); where whole fibers that wide do not fit, up to 4 ranges of their targets a tile each.
-// Along the last axis a fiber is contiguous anyway.
+// On a GPU that gives the slab outer axes (gpu_slab_limits off), a tile of an outer axis spans
+// at least a 32-byte sector of out's rows (or the whole row); where whole fibers that wide do
+// not fit, up to 4 ranges of their targets a tile each. Along the last axis a fiber is
+// contiguous anyway.
 TEST(VulkanPath, GpuTilesSpanAMemorySector) {
-    const PathDevice d = nvidia();  // 12160 words for f32 add's table
+    const PathDevice d = nvidia_any_slab();  // 12160 words for f32 add's table
     struct Case {
         scatter_dtype dtype;
         int64_t length, row;
@@ -321,7 +345,7 @@ TEST(VulkanPath, LoopLimitedDriverNarrowsTilesThenRefuses) {
 
 TEST(VulkanPath, SwitchesAndAlignmentFallBackInOrder) {
     const OpPlan i32_add = elements(SCATTER_DTYPE_I32, {4, 300}, {4, 300}, 1, SCATTER_REDUCTION_ADD);
-    PathDevice d = nvidia();
+    PathDevice d = nvidia_any_slab();
     EXPECT_EQ(choose(i32_add, d).path, VulkanPath::Slab);
     d.algorithms.slab_path = false;
     PathChoice c = choose(i32_add, d);
@@ -339,15 +363,14 @@ TEST(VulkanPath, SwitchesAndAlignmentFallBackInOrder) {
     const OpPlan f32_add = elements(SCATTER_DTYPE_F32, {4, 300}, {4, 300}, 1, SCATTER_REDUCTION_ADD);
     PathAlignment misaligned;
     misaligned.data_typed = false;
-    c = choose(f32_add, nvidia(), misaligned);
+    c = choose(f32_add, nvidia_any_slab(), misaligned);
     EXPECT_EQ(c.path, VulkanPath::Owner);
     EXPECT_EQ(std::string(c.why), "data is not aligned for typed reads");
     OpPlan in_place = f32_add;
     in_place.in_place = true;  // reads out, not data
-    EXPECT_EQ(choose(in_place, nvidia(), misaligned).path, VulkanPath::Slab);
+    EXPECT_EQ(choose(in_place, nvidia_any_slab(), misaligned).path, VulkanPath::Slab);
 
-    // 64-bit atomics need the feature and an 8-aligned out (slices of 16 bytes: under a sector,
-    // so the atomic path even on a GPU).
+    // 64-bit atomics need the feature and an 8-aligned out.
     const OpPlan i64_rows = rows(SCATTER_DTYPE_I64, 100, 2, 1000, SCATTER_REDUCTION_ADD);
     EXPECT_EQ(choose(i64_rows, nvidia()).path, VulkanPath::Atomic);
     PathAlignment unaligned_out;
@@ -365,7 +388,7 @@ TEST(VulkanPath, DeterminismDecidesTheAtomicPathForFloats) {
     PathChoice c = choose(p, nvidia());
     EXPECT_EQ(c.path, VulkanPath::Atomic);
     EXPECT_EQ(std::string(c.why), "non-determinism is allowed");
-    // Float max/min are order-free (NaN updates set aside): atomic (slices under a sector), with
+    // Float max/min are order-free (NaN updates set aside): atomic, with
     // the first-NaN table after the slice tables.
     p = rows(SCATTER_DTYPE_F32, 100, 4, 1000, SCATTER_REDUCTION_MAX);
     c = choose(p, nvidia());
