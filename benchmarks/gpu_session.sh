@@ -8,9 +8,9 @@
 #   bash .device/run.sh bash .device/benchmarks/gpu_session.sh all [SECONDS]
 #   bash .device/run.sh bash .device/benchmarks/gpu_session.sh ab FEATURES
 # bench: `scatter bench --backend vulkan --resident` on every standard workload with every path
-#   on, then again with each path the choice may prefer hidden (SCATTER_VULKAN_DISABLE_FEATURES)
-#   on the workloads it may take, --profile runs of both (per-pass times), and PyTorch CUDA in the
-#   same run; prints benchmarks/gpu_table.py's table and leaves the JSON lines in $OUT.
+#   on, then again under each switch that changes a workload's path on those workloads
+#   (SCATTER_VULKAN_DISABLE_FEATURES), a process per workload; --profile runs of both (per-pass
+#   times), and PyTorch CUDA in the same run; prints benchmarks/gpu_table.py's table and leaves the JSON lines in $OUT.
 # tests: the differential random cases and every Vulkan test suite in .device/bin on the GPU,
 #   most telling first, in shards of at most 8 tests a process (the driver there refuses the 30th
 #   VkInstance of a process; a test makes up to 3); summary and failures in $OUT/tests.txt.
@@ -28,13 +28,27 @@ out=${OUT:-/tmp/gpu-session}
 mkdir -p "$out"
 here="$(cd "$(dirname "$0")" && pwd)"
 
-# The path each switch hides, and the workloads that take that path by default (W14 takes the
-# target path on a GPU: hidden, the atomic path).
+# Each switch, and the workloads whose path it changes on a GPU (vk_path.cpp): gpu_slab_limits
+# gives the slab path the calls a GPU keeps from it, slab_path takes W3's away, key_sort sends
+# the target path's reductions through the bucket passes, atomic_path sends order-free ones to
+# the target or slab path.
 variants=(
-  "slab_path W1,W2,W3,W8,W10,W11"
-  "key_sort W4,W5,W6,W12,W13"
-  "target_path W14"
+  "gpu_slab_limits W1,W2,W8,W10,W11"
+  "slab_path W3"
+  "key_sort W2,W4,W5,W6,W9,W10,W12,W13"
+  "atomic_path W8,W14"
 )
+all_workloads="W1 W2 W3 W4 W5 W6 W7 W8 W9 W10 W11 W12 W13 W14"
+
+# One process per workload, so that no workload runs after others (on an H200 the same path
+# ran up to 3-4x slower as the 14th workload of a process than alone: W14, 2026-11-26).
+bench_each() {  # HIDDEN WORKLOADS(comma or space separated) EXTRA_ARGS...
+  local hidden=$1 list=$2 w
+  shift 2
+  for w in ${list//,/ }; do
+    SCATTER_VULKAN_DISABLE_FEATURES=$hidden scatter bench --backend vulkan --resident --workload "$w" "$@"
+  done
+}
 
 start_all=$(date +%s)
 budget=${2:-420}
@@ -95,19 +109,15 @@ case "$mode" in
   bench)
     base=${SCATTER_BENCH_HIDE:+$SCATTER_BENCH_HIDE,}
     scatter devices > "$out/devices.txt" 2>&1
-    SCATTER_VULKAN_DISABLE_FEATURES=${base%,} scatter bench --backend vulkan --resident --workload all \
-      --repeat "$repeat" --json > "$out/vk.jsonl"
+    bench_each "${base%,}" "$all_workloads" --repeat "$repeat" --json > "$out/vk.jsonl"
     for v in "${variants[@]}"; do
       set -- $v
-      SCATTER_VULKAN_DISABLE_FEATURES=$base$1 scatter bench --backend vulkan --resident --workload "$2" \
-        --repeat "$repeat" --json > "$out/vk_no_$1.jsonl"
+      bench_each "$base$1" "$2" --repeat "$repeat" --json > "$out/vk_no_$1.jsonl"
     done
-    SCATTER_VULKAN_DISABLE_FEATURES=${base%,} scatter bench --backend vulkan --resident --workload all \
-      --repeat 3 --profile > "$out/profile.txt" 2>&1
+    bench_each "${base%,}" "$all_workloads" --repeat 3 --profile > "$out/profile.txt" 2>&1
     for v in "${variants[@]}"; do
       set -- $v
-      SCATTER_VULKAN_DISABLE_FEATURES=$base$1 scatter bench --backend vulkan --resident --workload "$2" --repeat 3 \
-        --profile > "$out/profile_no_$1.txt" 2>&1
+      bench_each "$base$1" "$2" --repeat 3 --profile > "$out/profile_no_$1.txt" 2>&1
     done
     if [ -f "${SCATTER_TORCH_JSON:-}" ]; then cp "$SCATTER_TORCH_JSON" "$out/torch.jsonl"
     else python3 "$here/peers_torch.py" --device cuda --workload all --repeat "$repeat" --json > "$out/torch.jsonl"; fi
@@ -125,8 +135,7 @@ case "$mode" in
     for r in a2 b2; do  # every path on only: does a process land on other times?
       mkdir -p "$out/$r"
       cp "$SCATTER_TORCH_JSON" "$out/$r/torch.jsonl"
-      SCATTER_VULKAN_DISABLE_FEATURES=$([[ $r == b* ]] && echo "$hide") scatter bench --backend vulkan --resident \
-        --workload all --repeat 5 --json > "$out/$r/vk.jsonl"
+      bench_each "$([[ $r == b* ]] && echo "$hide")" "$all_workloads" --repeat 5 --json > "$out/$r/vk.jsonl"
       python3 "$here/gpu_table.py" "$out/$r" > "$out/$r/table.txt"
     done
     SCATTER_VULKAN_DISABLE_FEATURES=$hide run_logged diff_random_hidden 200 "$(dirname "$(command -v scatter)")/scatter_diff_random_vulkan"

@@ -37,7 +37,7 @@ def main():
     hidden = {os.path.basename(p)[len("vk_no_"):-len(".jsonl")]: read(p)
               for p in sorted(glob.glob(os.path.join(top, "vk_no_*.jsonl")))}
     order = sorted(set(lib) | set(torch), key=lambda w: int(w[1:]))
-    print(f"{'W':4} {'lib ms':>10} {'torch ms':>10} {'torch/lib':>9}   hidden path: lib ms (torch/lib)")
+    print(f"{'W':4} {'lib ms':>10} {'torch ms':>10} {'torch/lib':>9}   under switch: lib ms (torch/lib)")
     for w in order:
         mine, peer = lib.get(w), torch.get(w)
         line = f"{w:4} {ms(mine) if mine else float('nan'):10.4f} {ms(peer) if peer else float('nan'):10.4f} "
