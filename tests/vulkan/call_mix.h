@@ -133,9 +133,10 @@ public:
 
 private:
     scatter_context ctx_;
-    // More f32 targets with hit counts than 4 slab ranges of 64 KiB of shared memory hold
-    // (lavapipe has 32, NVIDIA 48): the target path.
-    static constexpr int64_t kLong = 65536;
+    // More f32 targets with hit counts than 4 slab ranges of lavapipe's 32 KiB of shared memory
+    // hold (16128; a GPU gives the slab no mean): the target path. No more: LongRun makes
+    // 100000 calls, a sixth of them this one.
+    static constexpr int64_t kLong = 16384;
     float data_[64], out_[64] = {}, update_[16];
     float long_data_[kLong] = {}, long_out_[kLong] = {};
     int64_t long_index_[16];
