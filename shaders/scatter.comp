@@ -7,6 +7,8 @@
 //   APPLY_TARGETS  reductions: folds the target's sorted updates in a register, then applies
 //                  exclude_self and mean, and writes out once (data where no update lands);
 //                  on a loop-limited driver, in chunk passes of a bounded number of updates.
+//   APPLY_SEGMENTS the same in place, for the targets of each key that updates reach only
+//                  (per sorted item, not per out element: few updates into a large tensor).
 // Both also do the copy out = data, so no separate copy pass runs.
 //
 // Slab (elements, when a fiber's targets fit in shared memory; a fiber is out along the axis,
@@ -329,6 +331,28 @@ void apply_target(int t, uint chunk) {
     store_out_element(to, value);
 }
 
+// APPLY_SEGMENTS: in place, only the targets some update reaches. Invocation id is position
+// (s, rest) of [items, per_item]; the sorted item s that starts its key's run folds the key's
+// target at `rest` (rows/nd: rest = outer x inner + i; elements: the key is the target).
+void apply_segment(int id, uint chunk) {
+    const bool elements = param(P_OP) == SCATTER_OP_ELEMENTS;
+    const int inner = param(P_INNER);
+    const int per_item = elements ? 1 : param(P_OUTER) * inner;
+    const int s = id / per_item, rest = id - s * per_item;
+    const int order_word = param(P_KEY_ORDER_WORD);
+    const bool in_order = order_word >= 0 && scratch_word(uint(order_word)) == 0u;
+    const uint keys = uint(param(in_order ? P_ITEM_KEYS_BASE : P_SORTED_KEYS_BASE));
+    const uint key = scratch_word(keys + uint(s));
+    if (key >= uint(param(P_KEY_COUNT))) return;                 // skipped items, sorted last
+    if (s > 0 && scratch_word(keys + uint(s - 1)) == key) return;  // not the first of its run
+    if (elements) {
+        apply_target(int(key), chunk);
+        return;
+    }
+    const int outer = rest / inner;
+    apply_target((outer * param(P_TARGET_ROWS) + int(key)) * inner + (rest - outer * inner), chunk);
+}
+
 // SLAB reductions: a slot's value (ELEMENT_SIZE bytes, at least a word) and, with hit counts,
 // its count after all slots' values.
 #define SLAB_WORDS_PER_TARGET (ELEMENT_SIZE < 4u ? 1u : ELEMENT_SIZE / 4u)
@@ -481,6 +505,10 @@ void main() {
 #else
     if ((pc.mode & SCATTER_MODE_MASK) == SCATTER_MODE_APPLY_TARGETS) {
         apply_target(int(id), pc.mode >> SCATTER_MODE_BITS);
+        return;
+    }
+    if ((pc.mode & SCATTER_MODE_MASK) == SCATTER_MODE_APPLY_SEGMENTS) {
+        apply_segment(int(id), pc.mode >> SCATTER_MODE_BITS);
         return;
     }
 #endif

@@ -35,6 +35,10 @@
 #define SCATTER_MODE_SMALL_NONE 4        /* scatter pass, elements `none` in one workgroup (raw variant) */
 #define SCATTER_MODE_SLAB 5              /* scatter pass, elements: one workgroup per tile of
                                             fibers of out, their targets in shared memory */
+#define SCATTER_MODE_APPLY_SEGMENTS 6    /* scatter pass, in-place reductions after the key sort:
+                                            APPLY_TARGETS for the targets of each sorted item that
+                                            starts its key's run, one invocation per (item, outer,
+                                            inner) position; the others are left as they are */
 /* The slab path's shared table (winners, or values and hit counts of a tile's targets) has
  * SLAB_WORDS words, specialization constant 1 of scatter.comp, sized per call by the host. */
 /* The small path's limits: targets in its shared winner table, and indices per call. */
@@ -52,8 +56,8 @@
 #define SCATTER_MODE_ITEM_KEYS 5         /* buckets pass: each item's key for the radix sort */
 #define SCATTER_MODE_KEY_RANGES 6        /* buckets pass: each key's range of the sorted items */
 #define SCATTER_MODE_CHUNK_ARGS 7        /* buckets pass: the chunked APPLY_TARGETS' dispatch sizes */
-/* APPLY_TARGETS on a loop-limited driver folds a key's updates in chunks, one pass each: the
- * chunk's number sits above the mode's bits. */
+/* APPLY_TARGETS (and APPLY_SEGMENTS) on a loop-limited driver folds a key's updates in chunks,
+ * one pass each: the chunk's number sits above the mode's bits. */
 #define SCATTER_MODE_BITS 8
 #define SCATTER_MODE_MASK 0xffu
 
@@ -108,7 +112,7 @@
                                 path's key of a skipped item */
 #define P_CHUNK_ITEMS 36     /* key sort on a loop-limited driver: the updates of a key one
                                 APPLY_TARGETS pass folds (chunk c: [c, c + 1) x this); 0 = all */
-#define P_CHUNK_GRID_X 37    /* ... and APPLY_TARGETS' grid, which CHUNK_ARGS gives to each chunk */
+#define P_CHUNK_GRID_X 37    /* ... and APPLY_TARGETS' (or APPLY_SEGMENTS') grid, which CHUNK_ARGS gives to each chunk */
 #define P_CHUNK_GRID_Y 38    /* pass a key still needs, else 0 workgroups */
 #define P_SLAB_RANGE_TARGETS 39 /* slab path: targets per tile along the axis (the axis length
                                 unless a tile's fibers are split into target ranges) */

@@ -140,7 +140,7 @@ void RecordedOperation::fill_parameters(int32_t* p) const {
     p[P_KEY_ORDER_WORD] = target.key_sort ? int32_t(target.total) : -1;
     p[P_KEY_COUNT] = int32_t(target.keys);
     if (chunk_passes() > 1) {
-        const Grid grid = grid_of(plan.out.element_count);
+        const Grid grid = grid_of(target.apply_invocations);
         p[P_CHUNK_ITEMS] = int32_t(target.chunk_items);
         p[P_CHUNK_GRID_X] = int32_t(grid.x);
         p[P_CHUNK_GRID_Y] = int32_t(grid.y);
@@ -262,6 +262,11 @@ uint32_t RecordedOperation::chunk_passes() const {
     return chunked ? t.chunks : 1;
 }
 
+// The target path's fold after the key sort: per out element, or in place per sorted item.
+uint32_t RecordedOperation::apply_mode() const {
+    return path_.target.segments ? SCATTER_MODE_APPLY_SEGMENTS : SCATTER_MODE_APPLY_TARGETS;
+}
+
 // Laid out before the path is chosen (which depends on where the tensors are bound): room for
 // every chunk pass a loop-limited driver may record.
 uint64_t RecordedOperation::status_words() const {
@@ -282,7 +287,7 @@ void RecordedOperation::dispatch_chunks(VkCommandBuffer cmd, VkPipeline buckets,
     folded.srcAccessMask = VK_ACCESS_SHADER_WRITE_BIT;
     folded.dstAccessMask = VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT;
     for (uint32_t chunk = 1; chunk < passes; ++chunk) {
-        PushConstants push{SCATTER_MODE_APPLY_TARGETS | chunk << SCATTER_MODE_BITS, uint32_t(plan_.out.element_count)};
+        PushConstants push{apply_mode() | chunk << SCATTER_MODE_BITS, uint32_t(path_.target.apply_invocations)};
         vk.vkCmdPushConstants(cmd, pipelines_.layout(), VK_SHADER_STAGE_COMPUTE_BIT, 0, sizeof push, &push);
         vk.vkCmdDispatchIndirect(cmd, arena_.allocation.buffer, status_at_ + (S_WORDS + 3 * (chunk - 1)) * 4);
         vk.vkCmdPipelineBarrier(cmd, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, 0, 1,
@@ -566,7 +571,7 @@ Status RecordedOperation::record_target_passes(VkCommandBuffer cmd, VkPipeline b
         SCATTER_RETURN_IF_ERROR(record_radix_sort(device_, pipelines_, cmd, t.sort, binding, true, uint32_t(t.total)));
         if (timer_ != nullptr) timer_->mark(cmd, "key_sort", uint64_t(t.items));
         dispatch(cmd, buckets, SCATTER_MODE_KEY_RANGES, t.items, "key_ranges");
-        dispatch(cmd, scatter, SCATTER_MODE_APPLY_TARGETS, plan_.out.element_count, "apply_targets");
+        dispatch(cmd, scatter, apply_mode(), t.apply_invocations, t.segments ? "apply_segments" : "apply_targets");
         if (chunk_passes() > 1) dispatch_chunks(cmd, buckets, scatter);
         return Status();
     }

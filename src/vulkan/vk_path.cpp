@@ -214,6 +214,7 @@ PathChoice choose_path(const OpPlan& p, const PathDevice& d, const PathAlignment
     TargetLayout t;
     t.keys = slices ? p.target_rows : p.out.element_count;
     t.items = slices ? p.slices : p.indices.element_count;
+    t.apply_invocations = p.out.element_count;
     uint64_t cursor = tables;
     auto take = [&](int64_t words) {
         const uint64_t at = cursor;
@@ -240,6 +241,12 @@ PathChoice choose_path(const OpPlan& p, const PathDevice& d, const PathAlignment
             const int64_t needed = (t.items + per_pass - 1) / per_pass;
             t.chunks = uint32_t(std::clamp<int64_t>(needed, 1, kMaxTargetChunks));
         }
+        // In place, an item that starts its key's range folds the key (the other targets keep
+        // their bytes): items x (outer x inner) invocations instead of one per out element.
+        const int64_t per_item = slices ? p.outer * p.inner : 1;
+        t.segments = p.in_place && per_item > 0 && t.items <= p.out.element_count / per_item &&
+                     t.items * per_item < p.out.element_count;
+        if (t.segments) t.apply_invocations = t.items * per_item;
         t.item_keys = t.sort.keys[0];
         t.sorted_keys = t.sort.keys[radix_sort_result_slot(t.sort)];
         t.list = t.sort.payloads[radix_sort_result_slot(t.sort)];

@@ -403,6 +403,53 @@ TEST(VulkanPath, DeterminismDecidesTheAtomicPathForFloats) {
 // Reductions on the target path: the items' keys (target row or element, or `keys` for a
 // skipped item) radix-sorted right after the slice tables (the sort's header in the first
 // window), then the counts and starts; the list is the sort's result slot of payloads.
+// In place after the key sort, the fold visits the targets the updates reach (per sorted item)
+// where that is fewer invocations than out has elements; the others keep their bytes.
+TEST(VulkanPath, InPlaceReductionsFoldOnlyTheKeysUpdatesReach) {
+    // An embedding update: 1000 slices of 64 into 10^6 rows.
+    OpPlan p = rows(SCATTER_DTYPE_F32, 1000000, 64, 1000, SCATTER_REDUCTION_ADD);
+    PathChoice c = choose(p, nvidia());
+    ASSERT_EQ(c.path, VulkanPath::Target) << c.why;
+    EXPECT_FALSE(c.target.segments) << "not in place: every target is written";
+    EXPECT_EQ(c.target.apply_invocations, 64000000);
+    p.in_place = true;
+    c = choose(p, nvidia());
+    EXPECT_TRUE(c.target.segments);
+    EXPECT_EQ(c.target.apply_invocations, 64000);
+    p.outer = 3;  // rows along axis 1 of [3, 10^6, 64]: each slice reaches every outer position
+    p.out.element_count = p.data.element_count = 3 * 64000000;
+    c = choose(p, nvidia());
+    EXPECT_TRUE(c.target.segments);
+    EXPECT_EQ(c.target.apply_invocations, 3 * 64000);
+    // As many slices as rows (W4 in place): per out element.
+    p = rows(SCATTER_DTYPE_F32, 1000, 64, 1000, SCATTER_REDUCTION_ADD);
+    p.in_place = true;
+    c = choose(p, nvidia());
+    EXPECT_FALSE(c.target.segments);
+    EXPECT_EQ(c.target.apply_invocations, 64000);
+    p = rows(SCATTER_DTYPE_F32, 1000, 64, 999, SCATTER_REDUCTION_MEAN);
+    p.in_place = true;
+    EXPECT_TRUE(choose(p, nvidia()).target.segments);
+    // Empty slices (inner 0): nothing to divide by, no segments.
+    p = rows(SCATTER_DTYPE_F32, 1000, 0, 10, SCATTER_REDUCTION_ADD);
+    p.in_place = true;
+    EXPECT_FALSE(choose(p, nvidia()).target.segments);
+    // elements: a key is a target (a GPU gives the slab no add).
+    OpPlan e = elements(SCATTER_DTYPE_F32, {65536}, {100}, 0, SCATTER_REDUCTION_ADD);
+    e.in_place = true;
+    c = choose(e, nvidia());
+    ASSERT_EQ(c.path, VulkanPath::Target) << c.why;
+    EXPECT_TRUE(c.target.segments);
+    EXPECT_EQ(c.target.apply_invocations, 100);
+    // `none` and the bucket passes keep the per-element passes.
+    e.reduction = SCATTER_REDUCTION_NONE;
+    EXPECT_FALSE(choose(e, nvidia()).target.segments);
+    e.reduction = SCATTER_REDUCTION_ADD;
+    PathDevice d = nvidia();
+    d.algorithms.key_sort = false;
+    EXPECT_FALSE(choose(e, d).target.segments);
+}
+
 TEST(VulkanPath, TargetPathReductionsSortTheirItemsByKey) {
     OpPlan p = rows(SCATTER_DTYPE_F32, 255, 8, 5000, SCATTER_REDUCTION_ADD);  // keys 0..255: 8 bits
     PathChoice c = choose(p, nvidia());

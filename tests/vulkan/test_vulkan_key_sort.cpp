@@ -15,6 +15,7 @@
 #include <numeric>
 #include <random>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace vulkan_test {
@@ -320,6 +321,39 @@ TEST_F(KeySort, KeysPastTheLoopLimitFoldInChunks) {
           "f32 div, 20000 elements into one target");
     check(elements_case(rng, SCATTER_DTYPE_C64, SCATTER_REDUCTION_MUL, {2, 40000}, {2, 12000}, 1, Pattern::FourHotRows),
           "c64 mul, 12000 elements per fiber into 4 targets");
+}
+
+// In place, few updates into a large tensor: the fold runs per sorted item (APPLY_SEGMENTS), not
+// per out element, and every target no update reaches keeps its bytes (the canaries and the
+// CPU's out show it): rows with outer and inner dims, nd, elements, skipped and clamped
+// indices, keys already in order (no sort), mean with exclude_self, and chunk passes.
+TEST_F(KeySort, InPlaceFewUpdatesFoldOnlyTheirTargets) {
+    if (switched_off("key_sort")) GTEST_SKIP() << "APPLY_SEGMENTS follows the key sort";
+    std::mt19937_64 rng(131);
+    std::vector<std::pair<Case, std::string>> cases;
+    for (Pattern pattern : {Pattern::Random, Pattern::Sorted, Pattern::OutOfRange, Pattern::FourHotRows})
+        cases.emplace_back(rows_case(rng, SCATTER_DTYPE_F32, SCATTER_REDUCTION_ADD, {2, 3000, 5}, 1, {40}, pattern),
+                           std::string("f32 add, 40 slices into [2, 3000, 5] along axis 1, ") + pattern_name(pattern));
+    Case mean = rows_case(rng, SCATTER_DTYPE_F64, SCATTER_REDUCTION_MEAN, {5000, 3}, 0, {7, 9}, Pattern::FourHotRows);
+    mean.options.flags |= SCATTER_OPTION_EXCLUDE_SELF;
+    cases.emplace_back(mean, "f64 mean exclude_self, 63 slices into 4 of 5000 rows");
+    cases.emplace_back(nd_case(rng, SCATTER_DTYPE_F16, SCATTER_REDUCTION_MUL, {50, 60, 4}, 2, 300, Pattern::Random),
+                       "f16 mul, 300 tuples into [50, 60, 4]");
+    cases.emplace_back(elements_case(rng, SCATTER_DTYPE_F32, SCATTER_REDUCTION_ADD, {40000}, {500}, 0, Pattern::Random),
+                       "f32 add, 500 elements into 40000");
+    cases.emplace_back(elements_case(rng, SCATTER_DTYPE_C64, SCATTER_REDUCTION_SUB, {2, 40000}, {2, 300}, 1, Pattern::Reverse),
+                       "c64 sub, 300 elements per fiber of 40000, reverse sorted");
+    // One target takes 20000 divisions: chunk passes on llvmpipe, each per sorted item.
+    cases.emplace_back(elements_case(rng, SCATTER_DTYPE_F32, SCATTER_REDUCTION_DIV, {40000}, {20000}, 0, Pattern::OneRow),
+                       "f32 div, 20000 elements into one target of 40000");
+    for (auto& [c, what] : cases) {
+        c.in_place = true;
+        check(c, what);
+        const Result got = run_case(profiled, c, Layout::Buffer);
+        ASSERT_EQ(got.status, SCATTER_OK) << what << ": " << got.message;
+        EXPECT_TRUE(last_call_ran("apply_segments")) << what;
+        EXPECT_FALSE(last_call_ran("apply_targets")) << what;
+    }
 }
 
 // Past the last chunk pass (kMaxTargetChunks x chunk) llvmpipe still cannot fold a key: such a
