@@ -244,7 +244,7 @@ PathChoice choose_path(const OpPlan& p, const PathDevice& d, const PathAlignment
         // In place, an item that starts its key's range folds the key (the other targets keep
         // their bytes): items x (outer x inner) invocations instead of one per out element.
         const int64_t per_item = slices ? p.outer * p.inner : 1;
-        t.segments = p.in_place && per_item > 0 && t.items <= p.out.element_count / per_item &&
+        t.segments = d.algorithms.apply_segments && p.in_place && per_item > 0 && t.items <= p.out.element_count / per_item &&
                      t.items * per_item < p.out.element_count;
         if (t.segments) t.apply_invocations = t.items * per_item;
         t.item_keys = t.sort.keys[0];

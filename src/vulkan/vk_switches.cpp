@@ -35,6 +35,7 @@ DeviceSwitches switches_from_environment() {
         else if (name == "cpu_caches") a.cpu_caches = false;
         else if (name == "gpu_slab_limits") a.gpu_slab_limits = false;
         else if (name == "key_sort") a.key_sort = false;
+        else if (name == "apply_segments") a.apply_segments = false;
         else if (name == "large_shared_memory") a.large_shared_memory = false;
         else if (name == "atomic_path") a.atomic_path = false;
         else if (name == "one_window") a.one_window = false;

@@ -3,8 +3,8 @@
 // paths run (and are tested) on a device such as lavapipe that has them all:
 //   int64, float64, int64_atomics, shared_int64_atomics, storage8, storage16, float_atomics,
 //     subgroups, denorm_preserve hide those SCATTER_FEATURE_* bits;
-//   host_visible, target_path, slab_path, slab_atomics, key_sort, atomic_path, one_window,
-//     float_fast_path turn off the algorithm of that name (AlgorithmSwitches below); large_shared_memory limits shared memory to 16 KiB;
+//   host_visible, target_path, slab_path, slab_atomics, key_sort, apply_segments, atomic_path,
+//     one_window, float_fast_path turn off the algorithm of that name (AlgorithmSwitches below); large_shared_memory limits shared memory to 16 KiB;
 //   cpu_caches makes a CPU device (lavapipe) choose paths as a GPU, whose memory moves in sectors;
 //   gpu_slab_limits lets the slab path take on a GPU every call it fits, not only those it
 //     measured faster at (vk_path.cpp);
@@ -24,6 +24,7 @@ struct AlgorithmSwitches {
     bool slab_path = true;             // elements, a tile of fibers per workgroup (vk_path.h)
     bool slab_atomics = true;          // slab path: order-free reductions by shared-memory atomics
     bool key_sort = true;              // target path: items radix-sorted by key (else buckets)
+    bool apply_segments = true;        // key sort in place: fold per sorted item (vk_path.h)
     bool large_shared_memory = true;   // shared memory beyond Vulkan's minimum of 16 KiB
     bool atomic_path = true;           // order-free reductions through atomics (atomic.comp)
     bool one_window = true;            // pipelines specialized for tensors within one window
@@ -34,7 +35,8 @@ struct AlgorithmSwitches {
 
     bool operator==(const AlgorithmSwitches& o) const {
         return host_visible_buffers == o.host_visible_buffers && target_path == o.target_path &&
-               slab_path == o.slab_path && slab_atomics == o.slab_atomics && key_sort == o.key_sort && large_shared_memory == o.large_shared_memory &&
+               slab_path == o.slab_path && slab_atomics == o.slab_atomics && key_sort == o.key_sort &&
+               apply_segments == o.apply_segments && large_shared_memory == o.large_shared_memory &&
                atomic_path == o.atomic_path && one_window == o.one_window && keep_subnormals == o.keep_subnormals &&
                float_fast_path == o.float_fast_path && cpu_caches == o.cpu_caches &&
                gpu_slab_limits == o.gpu_slab_limits;
