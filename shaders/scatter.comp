@@ -9,6 +9,7 @@
 //                  on a loop-limited driver, in chunk passes of a bounded number of updates.
 //   APPLY_SEGMENTS the same in place, for the targets of each key that updates reach only
 //                  (per sorted item, not per out element: few updates into a large tensor).
+//   GATHER_SEGMENTS `none` in place, the same way: each winning item writes its targets.
 // Both also do the copy out = data, so no separate copy pass runs.
 //
 // Slab (elements, when a fiber's targets fit in shared memory; a fiber is out along the axis,
@@ -157,6 +158,24 @@ int item_update_offset(int item, int update_base) {
     return update_base + int(scratch_word(uint(param(P_SLICE_UPDATE_BASE) + item)));
 }
 
+// The segment passes (in place, only the targets some update reaches): invocation id is position
+// (item, rest) of [items, per item]; rows/nd: rest = outer x inner + i, elements: one per item.
+int segment_item(int id, out int rest) {
+    rest = 0;
+    if (param(P_OP) == SCATTER_OP_ELEMENTS) return id;
+    const int per_item = param(P_OUTER) * param(P_INNER);  // > 0: the host's choice (vk_path.cpp)
+    const int item = id / per_item;
+    rest = id - item * per_item;
+    return item;
+}
+
+// The out element of key `key` (a target row, or for elements the target) at position `rest`.
+int segment_target(int key, int rest) {
+    if (param(P_OP) == SCATTER_OP_ELEMENTS) return key;
+    const int inner = param(P_INNER), outer = rest / inner;
+    return (outer * param(P_TARGET_ROWS) + key) * inner + (rest - outer * inner);
+}
+
 #if SCATTER_DTYPE == SCATTER_DT_RAW
 // `none`: out[t] = the winning update, or data[t] when no update reaches t.
 // winner: 1 + the winning item, or 0 when no update reaches t.
@@ -181,6 +200,21 @@ void gather_winner(int t) {
     int update_base;
     int key = target_key(t, update_base);
     gather_from(t, scratch_word(uint(param(P_WINNER_BASE) + key)), update_base);
+}
+
+// GATHER_SEGMENTS: item s writes its update into its key's target at `rest` where it is the
+// key's winner, so each target an update reaches is written once, by the last such update.
+void gather_segment(int id) {
+    int rest;
+    const int s = segment_item(id, rest);
+    // (WINNER validated every index: an `error` index failed the call before this pass.)
+    const int key = param(P_OP) == SCATTER_OP_ELEMENTS ? element_key(s)
+                                                       : int(scratch_word(uint(param(P_SLICE_ROW_BASE) + s)));
+    if (key < 0 || scratch_word(uint(param(P_WINNER_BASE) + key)) != uint(s + 1)) return;
+    const int t = segment_target(key, rest);
+    int update_base;
+    target_key(t, update_base);
+    gather_from(t, uint(s + 1), update_base);
 }
 
 // SMALL_NONE: `elements` `none` small enough for one workgroup, in one dispatch: the status
@@ -331,26 +365,17 @@ void apply_target(int t, uint chunk) {
     store_out_element(to, value);
 }
 
-// APPLY_SEGMENTS: in place, only the targets some update reaches. Invocation id is position
-// (s, rest) of [items, per_item]; the sorted item s that starts its key's run folds the key's
-// target at `rest` (rows/nd: rest = outer x inner + i; elements: the key is the target).
+// APPLY_SEGMENTS: the sorted item s that starts its key's run folds the key's target at `rest`.
 void apply_segment(int id, uint chunk) {
-    const bool elements = param(P_OP) == SCATTER_OP_ELEMENTS;
-    const int inner = param(P_INNER);
-    const int per_item = elements ? 1 : param(P_OUTER) * inner;
-    const int s = id / per_item, rest = id - s * per_item;
+    int rest;
+    const int s = segment_item(id, rest);
     const int order_word = param(P_KEY_ORDER_WORD);
     const bool in_order = order_word >= 0 && scratch_word(uint(order_word)) == 0u;
     const uint keys = uint(param(in_order ? P_ITEM_KEYS_BASE : P_SORTED_KEYS_BASE));
     const uint key = scratch_word(keys + uint(s));
     if (key >= uint(param(P_KEY_COUNT))) return;                 // skipped items, sorted last
     if (s > 0 && scratch_word(keys + uint(s - 1)) == key) return;  // not the first of its run
-    if (elements) {
-        apply_target(int(key), chunk);
-        return;
-    }
-    const int outer = rest / inner;
-    apply_target((outer * param(P_TARGET_ROWS) + int(key)) * inner + (rest - outer * inner), chunk);
+    apply_target(segment_target(int(key), rest), chunk);
 }
 
 // SLAB reductions: a slot's value (ELEMENT_SIZE bytes, at least a word) and, with hit counts,
@@ -500,6 +525,10 @@ void main() {
 #if SCATTER_DTYPE == SCATTER_DT_RAW
     if (pc.mode == SCATTER_MODE_GATHER_WINNER) {
         gather_winner(int(id));
+        return;
+    }
+    if (pc.mode == SCATTER_MODE_GATHER_SEGMENTS) {
+        gather_segment(int(id));
         return;
     }
 #else

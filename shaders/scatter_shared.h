@@ -39,6 +39,9 @@
                                             APPLY_TARGETS for the targets of each sorted item that
                                             starts its key's run, one invocation per (item, outer,
                                             inner) position; the others are left as they are */
+#define SCATTER_MODE_GATHER_SEGMENTS 7   /* scatter pass, in-place `none`: each winning item's
+                                            update into its targets, one invocation per (item,
+                                            outer, inner) position (raw variant) */
 /* The slab path's shared table (winners, or values and hit counts of a tile's targets) has
  * SLAB_WORDS words, specialization constant 1 of scatter.comp, sized per call by the host. */
 /* The small path's limits: targets in its shared winner table, and indices per call. */
@@ -112,8 +115,8 @@
                                 path's key of a skipped item */
 #define P_CHUNK_ITEMS 36     /* key sort on a loop-limited driver: the updates of a key one
                                 APPLY_TARGETS pass folds (chunk c: [c, c + 1) x this); 0 = all */
-#define P_CHUNK_GRID_X 37    /* ... and APPLY_TARGETS' (or APPLY_SEGMENTS') grid, which CHUNK_ARGS gives to each chunk */
-#define P_CHUNK_GRID_Y 38    /* pass a key still needs, else 0 workgroups */
+#define P_CHUNK_GRID_X 37    /* ... and APPLY_TARGETS' (or APPLY_SEGMENTS') grid, which */
+#define P_CHUNK_GRID_Y 38    /* CHUNK_ARGS gives to each chunk pass a key still needs, else 0 workgroups */
 #define P_SLAB_RANGE_TARGETS 39 /* slab path: targets per tile along the axis (the axis length
                                 unless a tile's fibers are split into target ranges) */
 #define P_TENSORS 40         /* first tensor block (a multiple of 4: the block is ivec4s) */

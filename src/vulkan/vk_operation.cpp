@@ -558,7 +558,8 @@ Status RecordedOperation::record_target_passes(VkCommandBuffer cmd, VkPipeline b
     const TargetLayout& t = path_.target;
     if (plan_.reduction == SCATTER_REDUCTION_NONE) {
         dispatch(cmd, buckets, SCATTER_MODE_WINNER, t.items, "winner");
-        dispatch(cmd, scatter, SCATTER_MODE_GATHER_WINNER, plan_.out.element_count, "gather_winner");
+        if (t.segments) dispatch(cmd, scatter, SCATTER_MODE_GATHER_SEGMENTS, t.apply_invocations, "gather_segments");
+        else dispatch(cmd, scatter, SCATTER_MODE_GATHER_WINNER, plan_.out.element_count, "gather_winner");
         return Status();
     }
     if (t.key_sort) {  // the items sorted by key (stable: row-major order within a key)

@@ -79,6 +79,7 @@ private:
     void dispatch_chunks(VkCommandBuffer cmd, VkPipeline buckets, VkPipeline scatter);
     // APPLY_TARGETS' passes: more than 1 only for the key sort on a loop-limited driver.
     uint32_t chunk_passes() const;
+    // The fold after the key sort: APPLY_TARGETS, or APPLY_SEGMENTS in place (vk_path.h).
     uint32_t apply_mode() const;
     // The status words: S_WORDS, then on a loop-limited driver each chunk pass's indirect
     // dispatch after the first.

@@ -231,8 +231,16 @@ PathChoice choose_path(const OpPlan& p, const PathDevice& d, const PathAlignment
         t.sort = radix_sort_layout(uint32_t(t.items), bits, cursor);
         sorted = t.sort.header + RADIX_SORT_H_WORDS <= d.window_bytes / 4;
     }
+    // In place, `none` and the key sort's fold can visit only the targets updates reach: per
+    // item x (outer x inner) positions instead of per out element, where that is fewer (the other
+    // targets keep their bytes). `none`: each winning item writes its targets; reductions: the
+    // item that starts its key's sorted run folds the key.
+    const int64_t per_item = slices ? p.outer * p.inner : 1;
+    const bool segments = d.algorithms.apply_segments && p.in_place && per_item > 0 &&
+                          t.items <= p.out.element_count / per_item && t.items * per_item < p.out.element_count;
     if (none) {
         t.winner = take(t.keys);
+        t.segments = segments;
     } else if (sorted) {
         t.key_sort = true;
         const uint32_t per_pass = d.loop_limit != 0 ? loop_limited_items(p, d.loop_limit, true) : 0;
@@ -241,12 +249,7 @@ PathChoice choose_path(const OpPlan& p, const PathDevice& d, const PathAlignment
             const int64_t needed = (t.items + per_pass - 1) / per_pass;
             t.chunks = uint32_t(std::clamp<int64_t>(needed, 1, kMaxTargetChunks));
         }
-        // In place, an item that starts its key's range folds the key (the other targets keep
-        // their bytes): items x (outer x inner) invocations instead of one per out element.
-        const int64_t per_item = slices ? p.outer * p.inner : 1;
-        t.segments = d.algorithms.apply_segments && p.in_place && per_item > 0 && t.items <= p.out.element_count / per_item &&
-                     t.items * per_item < p.out.element_count;
-        if (t.segments) t.apply_invocations = t.items * per_item;
+        t.segments = segments;
         t.item_keys = t.sort.keys[0];
         t.sorted_keys = t.sort.keys[radix_sort_result_slot(t.sort)];
         t.list = t.sort.payloads[radix_sort_result_slot(t.sort)];
@@ -261,6 +264,7 @@ PathChoice choose_path(const OpPlan& p, const PathDevice& d, const PathAlignment
         t.rank = take(t.items);
         t.list = take(t.items);
     }
+    if (t.segments) t.apply_invocations = t.items * per_item;
     const uint64_t windows_words = d.window_bytes * SCATTER_WINDOWS / 4;
     const bool data_ok = none || p.in_place || a.data_typed;
     const bool target_fits = d.algorithms.target_path && !p.no_updates() && data_ok && cursor <= windows_words &&

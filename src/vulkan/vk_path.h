@@ -60,9 +60,9 @@ struct TargetLayout {
     // per pass, in up to `chunks` passes (kMaxTargetChunks); 0 and 1 where one pass folds all.
     uint32_t chunk_items = 0;
     uint32_t chunks = 1;
-    // key_sort in place: APPLY_SEGMENTS, one invocation per (sorted item, outer, inner) position
-    // rather than per out element (apply_invocations either way), where that is fewer: targets
-    // no update reaches keep their bytes without being visited.
+    // In place, `none` or the key sort: GATHER_SEGMENTS / APPLY_SEGMENTS, one invocation per
+    // (item, outer, inner) position rather than per out element (apply_invocations either way),
+    // where that is fewer: targets no update reaches keep their bytes without being visited.
     bool segments = false;
     int64_t apply_invocations = 0;
 };

@@ -1,10 +1,12 @@
 // Which device features and algorithms a device's operations use. In production everything the
-// device offers (less what device_algorithms in vk_device.cpp rules out for its type); the test switch SCATTER_VULKAN_DISABLE_FEATURES hides some, so that fallback
-// paths run (and are tested) on a device such as lavapipe that has them all:
+// device offers (less what device_algorithms in vk_device.cpp rules out for its type); the test
+// switch SCATTER_VULKAN_DISABLE_FEATURES hides some, so that fallback paths run (and are tested)
+// on a device such as lavapipe that has them all:
 //   int64, float64, int64_atomics, shared_int64_atomics, storage8, storage16, float_atomics,
 //     subgroups, denorm_preserve hide those SCATTER_FEATURE_* bits;
 //   host_visible, target_path, slab_path, slab_atomics, key_sort, apply_segments, atomic_path,
-//     one_window, float_fast_path turn off the algorithm of that name (AlgorithmSwitches below); large_shared_memory limits shared memory to 16 KiB;
+//     one_window, float_fast_path turn off the algorithm of that name (AlgorithmSwitches below);
+//   large_shared_memory limits shared memory to 16 KiB;
 //   cpu_caches makes a CPU device (lavapipe) choose paths as a GPU, whose memory moves in sectors;
 //   gpu_slab_limits lets the slab path take on a GPU every call it fits, not only those it
 //     measured faster at (vk_path.cpp);
@@ -24,7 +26,7 @@ struct AlgorithmSwitches {
     bool slab_path = true;             // elements, a tile of fibers per workgroup (vk_path.h)
     bool slab_atomics = true;          // slab path: order-free reductions by shared-memory atomics
     bool key_sort = true;              // target path: items radix-sorted by key (else buckets)
-    bool apply_segments = true;        // key sort in place: fold per sorted item (vk_path.h)
+    bool apply_segments = true;        // in place: `none` and the key sort's fold per item (vk_path.h)
     bool large_shared_memory = true;   // shared memory beyond Vulkan's minimum of 16 KiB
     bool atomic_path = true;           // order-free reductions through atomics (atomic.comp)
     bool one_window = true;            // pipelines specialized for tensors within one window

@@ -127,7 +127,7 @@ TEST(VulkanPath, StandardWorkloadsOnNvidia) {
 }
 
 // The slab's tiles on a GPU with its limits switched off (gpu_slab_limits: what the slab would
-// take on a GPU, for measuring it there and for vulkan.slab_gpu_sectors on lavapipe).
+// take on a GPU, for measuring it there).
 TEST(VulkanPath, SlabTilesOnNvidiaWithoutLimits) {
     PathDevice d = nvidia();
     d.algorithms.gpu_slab_limits = false;
@@ -403,9 +403,9 @@ TEST(VulkanPath, DeterminismDecidesTheAtomicPathForFloats) {
 // Reductions on the target path: the items' keys (target row or element, or `keys` for a
 // skipped item) radix-sorted right after the slice tables (the sort's header in the first
 // window), then the counts and starts; the list is the sort's result slot of payloads.
-// In place after the key sort, the fold visits the targets the updates reach (per sorted item)
+// In place, `none` and the fold after the key sort visit the targets the updates reach (per item)
 // where that is fewer invocations than out has elements; the others keep their bytes.
-TEST(VulkanPath, InPlaceReductionsFoldOnlyTheKeysUpdatesReach) {
+TEST(VulkanPath, InPlaceCallsVisitOnlyTheTargetsUpdatesReach) {
     // An embedding update: 1000 slices of 64 into 10^6 rows.
     OpPlan p = rows(SCATTER_DTYPE_F32, 1000000, 64, 1000, SCATTER_REDUCTION_ADD);
     PathChoice c = choose(p, nvidia());
@@ -441,9 +441,13 @@ TEST(VulkanPath, InPlaceReductionsFoldOnlyTheKeysUpdatesReach) {
     ASSERT_EQ(c.path, VulkanPath::Target) << c.why;
     EXPECT_TRUE(c.target.segments);
     EXPECT_EQ(c.target.apply_invocations, 100);
-    // `none` and the bucket passes keep the per-element passes.
+    // `none`: each winning item writes its targets.
     e.reduction = SCATTER_REDUCTION_NONE;
-    EXPECT_FALSE(choose(e, nvidia()).target.segments);
+    c = choose(e, nvidia());
+    ASSERT_EQ(c.path, VulkanPath::Target) << c.why;
+    EXPECT_TRUE(c.target.segments);
+    EXPECT_EQ(c.target.apply_invocations, 100);
+    // The bucket passes keep the per-element fold.
     e.reduction = SCATTER_REDUCTION_ADD;
     PathDevice d = nvidia();
     d.algorithms.key_sort = false;

@@ -323,10 +323,11 @@ TEST_F(KeySort, KeysPastTheLoopLimitFoldInChunks) {
           "c64 mul, 12000 elements per fiber into 4 targets");
 }
 
-// In place, few updates into a large tensor: the fold runs per sorted item (APPLY_SEGMENTS), not
-// per out element, and every target no update reaches keeps its bytes (the canaries and the
-// CPU's out show it): rows with outer and inner dims, nd, elements, skipped and clamped
-// indices, keys already in order (no sort), mean with exclude_self, and chunk passes.
+// In place, few updates into a large tensor: the fold runs per sorted item (APPLY_SEGMENTS) and
+// `none` per item (GATHER_SEGMENTS), not per out element, and every target no update reaches
+// keeps its bytes (the canaries and the CPU's out show it): rows with outer and inner dims, nd,
+// elements, skipped and clamped indices, keys already in order (no sort), mean with
+// exclude_self, chunk passes, and `none` with duplicates (the last update wins).
 TEST_F(KeySort, InPlaceFewUpdatesFoldOnlyTheirTargets) {
     if (switched_off("key_sort")) GTEST_SKIP() << "APPLY_SEGMENTS follows the key sort";
     std::mt19937_64 rng(131);
@@ -346,14 +347,22 @@ TEST_F(KeySort, InPlaceFewUpdatesFoldOnlyTheirTargets) {
     // One target takes 20000 divisions: chunk passes on llvmpipe, each per sorted item.
     cases.emplace_back(elements_case(rng, SCATTER_DTYPE_F32, SCATTER_REDUCTION_DIV, {40000}, {20000}, 0, Pattern::OneRow),
                        "f32 div, 20000 elements into one target of 40000");
+    for (Pattern pattern : {Pattern::FourHotRows, Pattern::OutOfRange})
+        cases.emplace_back(rows_case(rng, SCATTER_DTYPE_OPAQUE, SCATTER_REDUCTION_NONE, {2, 3000, 5}, 1, {40}, pattern),
+                           std::string("opaque none, 40 slices into [2, 3000, 5] along axis 1, ") + pattern_name(pattern));
+    cases.emplace_back(nd_case(rng, SCATTER_DTYPE_F64, SCATTER_REDUCTION_NONE, {50, 60, 4}, 2, 300, Pattern::FourHotRows),
+                       "f64 none, 300 tuples into 4 rows of [50, 60, 4]");
+    cases.emplace_back(elements_case(rng, SCATTER_DTYPE_I16, SCATTER_REDUCTION_NONE, {100000}, {500}, 0, Pattern::Random),
+                       "i16 none, 500 elements into 100000");
     for (auto& [c, what] : cases) {
         c.in_place = true;
         check(c, what);
         const Result got = run_case(profiled, c, Layout::Buffer);
         ASSERT_EQ(got.status, SCATTER_OK) << what << ": " << got.message;
         const bool segments = !switched_off("apply_segments");
-        EXPECT_EQ(last_call_ran("apply_segments"), segments) << what;
-        EXPECT_EQ(last_call_ran("apply_targets"), !segments) << what;
+        const bool none = c.options.reduction == SCATTER_REDUCTION_NONE;
+        EXPECT_EQ(last_call_ran(none ? "gather_segments" : "apply_segments"), segments) << what;
+        EXPECT_EQ(last_call_ran(none ? "gather_winner" : "apply_targets"), !segments) << what;
     }
 }
 
