@@ -145,6 +145,18 @@ void NdBlocked(benchmark::State& state) {
     run_benchmark(state, operation);
 }
 
+// Slices of one element: nd with k = rank into 9 MiB of out (the scalar loop), and 1-D rows
+// (torch's index_add_ on a vector, run by the 1-D elements kernel).
+void NdScalarSlices(benchmark::State& state) {
+    static Operation operation(scatter_nd, {1536, 1536}, {1000000, 2}, {1000000}, {1536}, SCATTER_REDUCTION_ADD);
+    run_benchmark(state, operation);
+}
+
+void Rows1D(benchmark::State& state) {
+    static Operation operation(scatter_rows, {1 << 22}, {1 << 22}, {1 << 22}, {1 << 22}, SCATTER_REDUCTION_ADD);
+    run_benchmark(state, operation);
+}
+
 // No updates: the data -> out copy alone (copy_tensor).
 void CopyOnly(benchmark::State& state) {
     static Operation operation(scatter_elements, {2048, 2048}, {0, 2048}, {0, 2048}, {2048}, SCATTER_REDUCTION_NONE);
@@ -165,6 +177,8 @@ BENCHMARK(Elements1DSmall)->Arg(1)->Arg(2)->Unit(benchmark::kMicrosecond)->UseRe
 BENCHMARK(RowsPlain)->Arg(1)->Arg(2)->Unit(benchmark::kMillisecond)->UseRealTime();
 BENCHMARK(RowsBlocked)->Arg(1)->Arg(2)->Unit(benchmark::kMillisecond)->UseRealTime();
 BENCHMARK(NdBlocked)->Arg(1)->Arg(2)->Unit(benchmark::kMillisecond)->UseRealTime();
+BENCHMARK(NdScalarSlices)->Arg(1)->Arg(2)->Unit(benchmark::kMillisecond)->UseRealTime();
+BENCHMARK(Rows1D)->Arg(1)->Arg(2)->Unit(benchmark::kMillisecond)->UseRealTime();
 BENCHMARK(CopyOnly)->Arg(1)->Arg(2)->Unit(benchmark::kMillisecond)->UseRealTime();
 BENCHMARK(TinyCall)->Arg(1)->Unit(benchmark::kMicrosecond);
 

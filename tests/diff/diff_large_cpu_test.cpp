@@ -83,5 +83,52 @@ TEST(DiffLarge, ElementsLastAxisAddExcludeSelf) {
         .exclude_self().values(18).run_cpu();
 }
 
+// Slices of one element. 1-D rows (torch's index_add_ on a vector) runs the 1-D elements kernel;
+// other one-element slices (nd with k = rank, rows of one element after outer dims) take the
+// scalar loop, never the blocked path, even into more than 8 MiB of out.
+TEST(DiffLarge, Rows1DAddSkewedNegative) {
+    ScatterCase().op(ROWS).dtype(F32).data({100000}).indices({200000}).reduction(ADD)
+        .index_profile({.hot_targets = 5000, .negative_rate = 0.3}).values(25).run_cpu();
+}
+
+TEST(DiffLarge, Rows1DMeanExcludeSelfSkipStridedInt32) {
+    ScatterCase().op(ROWS).dtype(F64).index_dtype(I32).data({70001}).indices({150000}).reduction(MEAN)
+        .exclude_self().out_of_range(OOR_SKIP).index_profile({.negative_rate = 0.2, .out_of_range_rate = 0.1})
+        .updates_layout(Layout::every_second()).out_layout(Layout::every_second()).values(26).run_cpu();
+}
+
+TEST(DiffLarge, Rows1DIntegerDivisionWithAZeroDivisorSkipped) {
+    ScatterCase().op(ROWS).dtype(I32).data({50000}).indices({60000}).reduction(DIV).out_of_range(OOR_SKIP)
+        .index_profile({.out_of_range_rate = 0.3}).values(27, {.avoid_zero = true}).run_cpu();
+    ScatterCase().op(ROWS).dtype(I16).data({50000}).indices({60000}).reduction(DIV)
+        .values(28, {.plant_zero = true}).run_cpu();
+}
+
+TEST(DiffLarge, Rows1DNoneClampInPlace) {
+    ScatterCase().op(ROWS).dtype(U8).data({90000}).indices({100000}).reduction(NONE).out_of_range(OOR_CLAMP)
+        .index_profile({.out_of_range_rate = 0.05, .extremes = true}).in_place().values(29).run_cpu();
+}
+
+TEST(DiffLarge, NdScalarSlicesIntoMoreThanEightMiB) {
+    ScatterCase().op(ND).dtype(F32).data({1536, 1536}).indices({300000, 2}).reduction(ADD).out_of_range(OOR_SKIP)
+        .index_profile({.negative_rate = 0.2, .out_of_range_rate = 0.05}).values(30, {.specials = true}).run_cpu();
+}
+
+TEST(DiffLarge, NdScalarSlicesMaxStridedIndicesAndOut) {
+    ScatterCase().op(ND).dtype(I64).data({300, 200, 3}).indices({80000, 3}).reduction(MAX)
+        .indices_layout(Layout::random(7, false)).out_layout(Layout::random(8, false)).values(31).run_cpu();
+}
+
+TEST(DiffLarge, NdScalarSlicesMeanInPlace) {
+    ScatterCase().op(ND).dtype(F32).data({400, 400}).indices({90000, 2}).reduction(MEAN).in_place()
+        .index_profile({.hot_targets = 300}).values(32).run_cpu();
+}
+
+TEST(DiffLarge, RowsScalarSlicesAfterOuterDims) {
+    ScatterCase().op(ROWS).dtype(F32).axis(1).data({8, 5000}).indices({40000}).reduction(SUB).values(33).run_cpu();
+    ScatterCase().op(ROWS).dtype(F16).data({20000}).indices({100, 400}).reduction(MIN)
+        .updates_layout(Layout::random(9, false)).values(34).run_cpu();
+}
+
 }  // namespace
 }  // namespace scatter_test
