@@ -242,6 +242,10 @@ Status RecordedOperation::write_descriptors() {
 void RecordedOperation::dispatch(VkCommandBuffer cmd, VkPipeline pipeline, uint32_t mode, int64_t count,
                                  const char* name) {
     if (count <= 0) return;
+    if (pipeline == VK_NULL_HANDLE) {  // choose_pipelines did not fetch it: record() reports it
+        unfetched_pass_ = name;
+        return;
+    }
     device_.vk.vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, pipeline);
     device_.vk.vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, pipelines_.layout(), 0, 1, &descriptors_.set, 0, nullptr);
     PushConstants push{mode, uint32_t(count)};
@@ -297,6 +301,7 @@ void RecordedOperation::dispatch_chunks(VkCommandBuffer cmd, VkPipeline buckets,
 }
 
 Status RecordedOperation::record(const OpPlan& plan, VkCommandBuffer cmd, bool allow_host_out, PassTimer* timer) {
+    unfetched_pass_ = nullptr;
     plan_ = plan;
     timer_ = timer;
     const OpPlan& p = plan_;
@@ -469,6 +474,8 @@ Status RecordedOperation::record(const OpPlan& plan, VkCommandBuffer cmd, bool a
     vk.vkCmdPipelineBarrier(cmd, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT | VK_PIPELINE_STAGE_TRANSFER_BIT,
                             VK_PIPELINE_STAGE_HOST_BIT | VK_PIPELINE_STAGE_TRANSFER_BIT | VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT,
                             0, 1, &after, 0, nullptr, 0, nullptr);
+    if (unfetched_pass_ != nullptr)
+        return make_error(SCATTER_ERROR_INTERNAL, "the %s pass was recorded without its pipeline", unfetched_pass_);
     return Status();
 }
 
@@ -513,16 +520,28 @@ Status RecordedOperation::choose_pipelines(Passes* out) const {
         k.one_window = one_window;
         return k;
     };
-    SCATTER_RETURN_IF_ERROR(pipelines_.get(key(Shader::Index), &out->index));
-    PipelineKey copy = key(Shader::Copy);
-    copy.small_stores = raw_small;
-    SCATTER_RETURN_IF_ERROR(pipelines_.get(copy, &out->copy));
-    PipelineKey buckets = key(Shader::Buckets);
-    buckets.subgroups = (features & SCATTER_FEATURE_SUBGROUPS) != 0;
-    SCATTER_RETURN_IF_ERROR(pipelines_.get(buckets, &out->buckets));
+    // Only the pipelines record() dispatches: a pipeline is compiled at its first use in the
+    // process, and on lavapipe under ASan one takes seconds (a tiny call compiled all four).
+    const VulkanPath path = path_.path;
+    const bool small = path == VulkanPath::Small;
+    const bool uses_index = p.op != OpKind::Elements || needs_divisor_check(p) ||
+                            (p.policy == SCATTER_OUT_OF_RANGE_ERROR && path != VulkanPath::Target && !small);
+    const bool uses_copy = !p.in_place && (path == VulkanPath::Atomic || path == VulkanPath::Owner);
+    const bool uses_scatter = path != VulkanPath::Atomic && !(path == VulkanPath::Slab && path_.slab_atomics);
+    if (uses_index) SCATTER_RETURN_IF_ERROR(pipelines_.get(key(Shader::Index), &out->index));
+    if (uses_copy) {
+        PipelineKey copy = key(Shader::Copy);
+        copy.small_stores = raw_small;
+        SCATTER_RETURN_IF_ERROR(pipelines_.get(copy, &out->copy));
+    }
+    if (path == VulkanPath::Target) {
+        PipelineKey buckets = key(Shader::Buckets);
+        buckets.subgroups = (features & SCATTER_FEATURE_SUBGROUPS) != 0;
+        SCATTER_RETURN_IF_ERROR(pipelines_.get(buckets, &out->buckets));
+    }
     scatter.one_window = one_window;
     scatter.slab_words = path_.slab_words;
-    SCATTER_RETURN_IF_ERROR(pipelines_.get(scatter, &out->scatter));
+    if (uses_scatter) SCATTER_RETURN_IF_ERROR(pipelines_.get(scatter, &out->scatter));
     if (atomic || path_.slab_atomics) {
         PipelineKey atomic_key = key(Shader::Atomic);
         atomic_key.dtype = t;

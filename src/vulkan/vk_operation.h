@@ -111,6 +111,7 @@ private:
     uint64_t staged_begin_ = 0, staged_end_ = 0;  // the staged tensors' range of the arena
     bool mirrored() const { return mirror_.allocation.buffer != VK_NULL_HANDLE; }
     PathChoice path_;          // the algorithm and its scratch layout (vk_path.h)
+    const char* unfetched_pass_ = nullptr;  // a pass dispatched without its pipeline (a bug)
     uint32_t hits_limit_ = 0;  // P_HITS_LIMIT: the most updates per key, 0 = unchecked
     TransientCache::DescriptorSlot descriptors_;
     OpPlan plan_;
