@@ -299,29 +299,19 @@ Status scatter_slices_cpu(const OpPlan& plan, const int64_t* targets, TaskRunner
     if (shift >= 0) return scatter_blocks(plan, g, shift, targets, runner, allocator);
     const int64_t outer = g.outer.count, rows = plan.target_rows, inner = plan.inner;
     const bool split_outer = outer >= int64_t(runner.concurrency());
-    if (scalar_slices(g) && !needs_target_counts(plan)) {
-        // One element per slice: tasks split outer positions, or one task runs them all (split
-        // target rows, every task would test every slice's row, a branch it mispredicts).
-        const uint32_t tasks = split_outer ? task_count_for(runner, plan.updates.element_count, outer) : 1;
-        SCATTER_RETURN_IF_ERROR(fill_out());
-        Status status;
-        dispatch_applier(plan, [&](const auto& applier) {
-            using Applier = std::decay_t<decltype(applier)>;
-            SlicesRunner<Applier> kernel(plan, g, targets, applier);
-            status = parallel_for(runner, tasks, [&](uint32_t task) {
-                kernel.run_scalar(split_point(outer, task, tasks), split_point(outer, task + 1, tasks));
-            });
-        });
-        return status;
-    }
+    // One element per slice and no hit counts: tasks split outer positions, or one task runs them
+    // all (split target rows, every task would test every slice's row, a branch it mispredicts).
+    const bool scalar = scalar_slices(g) && !needs_target_counts(plan);
     // With few outer positions, tasks split the slices' elements when each task's share is at
     // least kSpanSplitBytes: every task then streams through all of updates in order (W12: 512-byte
     // slices into 10000 rows). Otherwise they split the target rows, and each skips the slices
     // that reach other tasks' rows.
-    const bool split_inner =
-        !split_outer && inner * int64_t(plan.data.element_size) >= kSpanSplitBytes * int64_t(runner.concurrency());
+    const bool split_inner = !scalar && !split_outer &&
+                             inner * int64_t(plan.data.element_size) >= kSpanSplitBytes * int64_t(runner.concurrency());
     const uint32_t tasks =
-        task_count_for(runner, plan.updates.element_count, split_outer ? outer : split_inner ? inner : rows);
+        scalar && !split_outer
+            ? 1
+            : task_count_for(runner, plan.updates.element_count, split_outer ? outer : split_inner ? inner : rows);
     const int64_t rows_per_task = split_outer || split_inner || tasks == 1 ? rows : (rows + tasks - 1) / tasks;
     const int64_t counts_per_task = needs_target_counts(plan) ? rows_per_task : 0;
     ScratchArray<int64_t> counts(allocator);
@@ -333,7 +323,9 @@ Status scatter_slices_cpu(const OpPlan& plan, const int64_t* targets, TaskRunner
         SlicesRunner<Applier> kernel(plan, g, targets, applier);
         status = parallel_for(runner, tasks, [&](uint32_t task) {
             int64_t* task_counts = counts_per_task > 0 ? counts.data() + counts_per_task * task : nullptr;
-            if (split_outer || tasks == 1) {
+            if (scalar) {
+                kernel.run_scalar(split_point(outer, task, tasks), split_point(outer, task + 1, tasks));
+            } else if (split_outer || tasks == 1) {
                 kernel.run(split_point(outer, task, tasks), split_point(outer, task + 1, tasks), 0, rows, 0, inner,
                            task_counts);
             } else if (split_inner) {  // at whole cache lines, so tasks share none of out's lines
