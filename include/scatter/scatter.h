@@ -248,7 +248,11 @@ typedef struct scatter_context_t* scatter_context;
 typedef struct scatter_buffer_t* scatter_buffer;
 
 /** Host allocator. alloc returns memory aligned to `alignment` (a power of two <= 4096) or NULL;
- *  free releases it (ptr may be NULL). Both may be called from any thread at once. */
+ *  free releases it (ptr may be NULL). Both may be called from any thread at once. A context
+ *  with an allocator gives every block of a call's scratch back to it before the call returns.
+ *  Without one, a context keeps freed scratch blocks of 64 KiB or more (at most 8 blocks,
+ *  256 MiB in all, the most recently used) for its next calls, which then touch no fresh pages;
+ *  destroying the context (and its buffers) frees them. */
 typedef struct scatter_allocator {
     void* user;
     void* (*alloc)(void* user, size_t size, size_t alignment);

@@ -25,6 +25,14 @@ constexpr int64_t kBlockedMinOutBytes = int64_t(8) << 20;
 constexpr int64_t kBlockedMinSlices = 4096;
 // The plain path splits slices between tasks when each task's part is at least this long.
 constexpr int64_t kSpanSplitBytes = 128;
+// With few outer positions, the plain path splits the target rows or the slices' elements between
+// tasks only with at least this many: every task then streams through all of updates (or skips
+// through it), and on the 2-core CI VM two such tasks were slower than one on every shape tried
+// (2 threads, f32 add, one task / split: W12 [10000,128] <- 1M 48-72 / 90-146 ms, [1000,64] <- 1M
+// 28-38 / 49-63, [1000,1024] <- 100K 29-31 / 61-63, [1000,2048] <- 50K 33-40 / 39-44,
+// [100000,32] <- 1M and [10000,256] <- 300K equal). Where more cores share the stream the split
+// is kept (not measured yet: the 16-core GPU host).
+constexpr uint32_t kPlainSplitMinTasks = 4;
 // Update slices are prefetched this many slices ahead of the one being applied.
 constexpr int64_t kPrefetchSlices = 16;
 
@@ -299,6 +307,7 @@ Status scatter_slices_cpu(const OpPlan& plan, const int64_t* targets, TaskRunner
     if (shift >= 0) return scatter_blocks(plan, g, shift, targets, runner, allocator);
     const int64_t outer = g.outer.count, rows = plan.target_rows, inner = plan.inner;
     const bool split_outer = outer >= int64_t(runner.concurrency());
+    const bool split_slices = !split_outer && runner.concurrency() >= kPlainSplitMinTasks;
     // One element per slice and no hit counts: tasks split outer positions, or one task runs them
     // all (split target rows, every task would test every slice's row, a branch it mispredicts).
     const bool scalar = scalar_slices(g) && !needs_target_counts(plan);
@@ -306,10 +315,10 @@ Status scatter_slices_cpu(const OpPlan& plan, const int64_t* targets, TaskRunner
     // least kSpanSplitBytes: every task then streams through all of updates in order (W12: 512-byte
     // slices into 10000 rows). Otherwise they split the target rows, and each skips the slices
     // that reach other tasks' rows.
-    const bool split_inner = !scalar && !split_outer &&
+    const bool split_inner = !scalar && split_slices &&
                              inner * int64_t(plan.data.element_size) >= kSpanSplitBytes * int64_t(runner.concurrency());
     const uint32_t tasks =
-        scalar && !split_outer
+        (scalar || !split_slices) && !split_outer
             ? 1
             : task_count_for(runner, plan.updates.element_count, split_outer ? outer : split_inner ? inner : rows);
     const int64_t rows_per_task = split_outer || split_inner || tasks == 1 ? rows : (rows + tasks - 1) / tasks;
