@@ -49,6 +49,17 @@ Status allocate(VulkanDevice& device, uint64_t size, MemoryUse use, Allocation* 
         return make_error(SCATTER_ERROR_OUT_OF_MEMORY, "the Vulkan device has no suitable memory type for %llu bytes",
                           static_cast<unsigned long long>(size));
     }
+    // More than the type's whole heap is invalid usage (VUID-vkAllocateMemory-pAllocateInfo-01713),
+    // not merely a failure: lavapipe's one heap is 2 GiB, and it allocated 2 GiB + 1 MiB anyway.
+    const uint64_t heap = device.memory.memoryHeaps[device.memory.memoryTypes[type].heapIndex].size;
+    if (requirements.size > heap) {
+        device.vk.vkDestroyBuffer(device.device, a.buffer, nullptr);
+        return make_error(SCATTER_ERROR_OUT_OF_MEMORY,
+                          "a Vulkan buffer of %llu bytes needs %llu bytes of memory, more than the %llu bytes of "
+                          "this device's memory heap",
+                          static_cast<unsigned long long>(size), static_cast<unsigned long long>(requirements.size),
+                          static_cast<unsigned long long>(heap));
+    }
     auto alloc = vk_struct<VkMemoryAllocateInfo>(VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO);
     alloc.allocationSize = requirements.size;
     alloc.memoryTypeIndex = uint32_t(type);

@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cstring>
 #include <random>
+#include <string>
 #include <thread>
 #include <utility>
 #include <vector>
@@ -239,6 +240,129 @@ TEST_F(Basics, TensorLargerThanOneBindingRange) {
         EXPECT_TRUE(got.out == want.out) << "large tensor differs, dtype " << dtype;
         EXPECT_TRUE(got.canary.empty()) << got.canary;
     }
+}
+
+// One buffer of 2 GiB + 1 MiB as a pool: tensors placed past byte 2^31 and straddling it take
+// in-place rows add and elements max bitwise equal to a host loop, read back only where they lie.
+// Where the device's memory heap is smaller (lavapipe's one heap is 2 GiB), the buffer is refused
+// with OUT_OF_MEMORY and a message naming the heap (it was allocated anyway, invalid usage), and
+// the pool is 2 GiB: the tensors then lie in its last MiBs. A tensor spanning more than the
+// binding windows address is refused with UNSUPPORTED, the buffer unchanged (issue 15: shaders
+// address a tensor in 32-bit positions from the start of its own span).
+TEST_F(Basics, TensorsPlacedPastTwoGiBInOneBuffer) {
+    const uint64_t two_gib = uint64_t(1) << 31;
+    uint64_t size = two_gib + (uint64_t(1) << 20);
+    scatter_buffer pool = nullptr;
+    scatter_status created = scatter_buffer_create(vulkan, size, &pool);
+    if (created != SCATTER_OK) {
+        EXPECT_EQ(created, SCATTER_ERROR_OUT_OF_MEMORY);
+        EXPECT_NE(std::string(scatter_last_error_message()).find("heap"), std::string::npos)
+            << scatter_last_error_message();
+        size = two_gib;
+        created = scatter_buffer_create(vulkan, size, &pool);
+    }
+    ASSERT_EQ(created, SCATTER_OK) << scatter_last_error_message();
+    const uint64_t data_at = size - (uint64_t(1) << 20);
+    const int64_t rows = 1024, inner = 1024;  // u8 [1024, 1024]: the last MiB of the pool
+    std::vector<uint8_t> image(size_t(rows * inner));
+    for (size_t e = 0; e < image.size(); ++e) image[e] = uint8_t(e * 13 + (e >> 10));
+    ASSERT_EQ(scatter_buffer_write(pool, data_at, image.data(), image.size()), SCATTER_OK);
+
+    // rows add in place, i64 indices: the last row twice and a middle one.
+    int64_t index_values[3] = {rows - 1, 5, -1};
+    std::vector<uint8_t> updates(size_t(3 * inner));
+    for (size_t e = 0; e < updates.size(); ++e) updates[e] = uint8_t(e * 7 + 3);
+    int64_t data_shape[2] = {rows, inner}, index_shape[1] = {3}, update_shape[2] = {3, inner};
+    scatter_tensor data = SCATTER_TENSOR_INIT, indices = SCATTER_TENSOR_INIT, upd = SCATTER_TENSOR_INIT;
+    data.dtype = SCATTER_DTYPE_U8;
+    data.rank = 2;
+    data.shape = data_shape;
+    data.buffer = pool;
+    data.byte_offset = data_at;
+    indices.dtype = SCATTER_DTYPE_I64;
+    indices.rank = 1;
+    indices.shape = index_shape;
+    indices.data = index_values;
+    upd.dtype = SCATTER_DTYPE_U8;
+    upd.rank = 2;
+    upd.shape = update_shape;
+    upd.data = updates.data();
+    scatter_options add = SCATTER_OPTIONS_INIT;
+    add.reduction = SCATTER_REDUCTION_ADD;
+    ASSERT_EQ(scatter_rows(vulkan, &data, &indices, &upd, &add, &data), SCATTER_OK) << scatter_last_error_message();
+    std::vector<uint8_t> want = image;
+    for (int s = 0; s < 3; ++s) {
+        const int64_t row = index_values[s] < 0 ? index_values[s] + rows : index_values[s];
+        for (int64_t c = 0; c < inner; ++c)
+            want[size_t(row * inner + c)] = uint8_t(want[size_t(row * inner + c)] + updates[size_t(s * inner + c)]);
+    }
+    std::vector<uint8_t> got(want.size());
+    ASSERT_EQ(scatter_buffer_read(pool, data_at, got.data(), got.size()), SCATTER_OK);
+    EXPECT_TRUE(got == want) << "rows add past 2 GiB differs";
+
+    // elements max in place on an i32 vector of 256 Ki elements straddling byte 2^31 (in a 2 GiB
+    // pool, byte 2^31 - 2 MiB).
+    const int64_t count = 256 * 1024;
+    const uint64_t pivot = size > two_gib ? two_gib : two_gib - (uint64_t(2) << 20);
+    const uint64_t straddle = pivot - uint64_t(count / 2) * 4;
+    std::vector<int32_t> values(static_cast<size_t>(count));
+    for (int64_t e = 0; e < count; ++e) values[size_t(e)] = int32_t((e * 2654435761u) % 100000) - 50000;
+    ASSERT_EQ(scatter_buffer_write(pool, straddle, values.data(), values.size() * 4), SCATTER_OK);
+    std::vector<int32_t> targets(4096), maxima(4096);
+    std::mt19937 random(7);
+    for (size_t k = 0; k < targets.size(); ++k) {
+        // Half on each side of byte 2^31, some targets hit more than once.
+        targets[k] = int32_t(k % 2 == 0 ? random() % uint32_t(count / 2) : count / 2 + random() % uint32_t(count / 2));
+        maxima[k] = int32_t(random() % 200000) - 100000;
+    }
+    int64_t vector_shape[1] = {count}, list_shape[1] = {int64_t(targets.size())};
+    scatter_tensor vec = SCATTER_TENSOR_INIT, list = SCATTER_TENSOR_INIT, news = SCATTER_TENSOR_INIT;
+    vec.dtype = SCATTER_DTYPE_I32;
+    vec.rank = 1;
+    vec.shape = vector_shape;
+    vec.buffer = pool;
+    vec.byte_offset = straddle;
+    list.dtype = SCATTER_DTYPE_I32;
+    list.rank = 1;
+    list.shape = list_shape;
+    list.data = targets.data();
+    news = list;
+    news.data = maxima.data();
+    scatter_options max = SCATTER_OPTIONS_INIT;
+    max.reduction = SCATTER_REDUCTION_MAX;
+    ASSERT_EQ(scatter_elements(vulkan, &vec, &list, &news, &max, &vec), SCATTER_OK) << scatter_last_error_message();
+    std::vector<int32_t> want_values = values;
+    for (size_t k = 0; k < targets.size(); ++k)
+        want_values[size_t(targets[k])] = std::max(want_values[size_t(targets[k])], maxima[k]);
+    std::vector<int32_t> got_values(values.size());
+    ASSERT_EQ(scatter_buffer_read(pool, straddle, got_values.data(), got_values.size() * 4), SCATTER_OK);
+    EXPECT_TRUE(got_values == want_values) << "elements max across byte 2^31 differs";
+
+    // The whole pool as one u8 tensor: refused, nothing written.
+    int64_t whole_shape[1] = {int64_t(size)};
+    scatter_tensor whole = SCATTER_TENSOR_INIT;
+    whole.dtype = SCATTER_DTYPE_U8;
+    whole.rank = 1;
+    whole.shape = whole_shape;
+    whole.buffer = pool;
+    int64_t one_shape[1] = {1};
+    int64_t last[1] = {int64_t(size) - 1};
+    uint8_t one[1] = {1};
+    scatter_tensor at = SCATTER_TENSOR_INIT, value = SCATTER_TENSOR_INIT;
+    at.dtype = SCATTER_DTYPE_I64;
+    at.rank = 1;
+    at.shape = one_shape;
+    at.data = last;
+    value.dtype = SCATTER_DTYPE_U8;
+    value.rank = 1;
+    value.shape = one_shape;
+    value.data = one;
+    EXPECT_EQ(scatter_elements(vulkan, &whole, &at, &value, &add, &whole), SCATTER_ERROR_UNSUPPORTED);
+    EXPECT_NE(std::string(scatter_last_error_message()).find("Vulkan"), std::string::npos) << scatter_last_error_message();
+    uint8_t tail = 0;
+    ASSERT_EQ(scatter_buffer_read(pool, size - 1, &tail, 1), SCATTER_OK);
+    EXPECT_EQ(tail, want.back());
+    scatter_buffer_destroy(pool);
 }
 
 }  // namespace
