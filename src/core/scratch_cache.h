@@ -1,6 +1,6 @@
 // ScratchCache: freed scratch blocks a context keeps for its next calls. A fresh block costs a
 // page fault per 4 KiB at first touch (13 us each on the 2-core CI VM: W12's 8 MB table of
-// targets cost ~25 ms of a ~40 ms call), and glibc returns large blocks to the system at free.
+// targets cost ~25 ms of a ~75 ms call), and glibc returns large blocks to the system at free.
 #pragma once
 
 #include <cstddef>
