@@ -411,6 +411,8 @@ SCATTER_API scatter_status scatter_devices(scatter_device_info* infos, uint32_t*
  * ------------------------------------------------------------------------------------------- */
 
 /** Creates a buffer of `size` bytes (size may be 0) on the context; its contents start as zeros.
+ *  On Vulkan a buffer may be larger than one device allocation (it is then several, invisibly);
+ *  a tensor in it may lie anywhere but span at most 4 storage-buffer windows (docs/vulkan.md).
  *  *out_buffer is written only on success. Returns INVALID_ARGUMENT (null argument),
  *  OUT_OF_MEMORY, DEVICE_LOST. Destroy with scatter_buffer_destroy before the context. */
 SCATTER_API scatter_status scatter_buffer_create(scatter_context context, uint64_t size,

@@ -169,6 +169,33 @@ uint64_t largest_power_of_two_at_most(uint64_t v) {
     return p;
 }
 
+// The storage-buffer windows, and the largest piece of memory a scatter buffer is built from
+// (after `algorithms` and `memory` are known).
+void set_buffer_limits(const InstanceFunctions& fns, VulkanDevice* self) {
+    auto maintenance3 = vk_struct<VkPhysicalDeviceMaintenance3Properties>(VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_MAINTENANCE_3_PROPERTIES);
+    auto maintenance4 = vk_struct<VkPhysicalDeviceMaintenance4Properties>(VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_MAINTENANCE_4_PROPERTIES);
+    auto properties2 = vk_struct<VkPhysicalDeviceProperties2>(VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PROPERTIES_2);
+    properties2.pNext = &maintenance3;
+    const bool has_maintenance4 = self->info.api_version >= VK_API_VERSION_1_3;  // maxBufferSize is core in 1.3
+    if (has_maintenance4) maintenance3.pNext = &maintenance4;
+    fns.vkGetPhysicalDeviceProperties2(self->physical, &properties2);
+    const VkPhysicalDeviceLimits& limits = properties2.properties.limits;
+    self->window_bytes = std::min<uint64_t>(largest_power_of_two_at_most(limits.maxStorageBufferRange), 1ull << 29);
+    self->offset_alignment = std::max<uint64_t>(limits.minStorageBufferOffsetAlignment, 4);
+    // One VkBuffer and its memory: at most maxMemoryAllocationSize, maxBufferSize and the largest
+    // device-local heap (lavapipe: 2 GiB, 4 GiB, 2 GiB). Larger buffers are several such chunks.
+    uint64_t largest = maintenance3.maxMemoryAllocationSize;
+    if (has_maintenance4 && maintenance4.maxBufferSize > 0) largest = std::min<uint64_t>(largest, maintenance4.maxBufferSize);
+    uint64_t heap = 0;
+    for (uint32_t h = 0; h < self->memory.memoryHeapCount; ++h)
+        if (self->memory.memoryHeaps[h].flags & VK_MEMORY_HEAP_DEVICE_LOCAL_BIT)
+            heap = std::max<uint64_t>(heap, self->memory.memoryHeaps[h].size);
+    if (heap > 0) largest = std::min(largest, heap);
+    if (!self->algorithms.large_allocations) largest = self->window_bytes;  // the test switch
+    // A multiple of the window: a tensor's windows then never straddle two chunks (vk_memory.h).
+    self->chunk_bytes = std::max(self->window_bytes, largest / self->window_bytes * self->window_bytes);
+}
+
 }  // namespace
 
 Status vk_error(VkResult result, const char* what) {
@@ -391,8 +418,6 @@ Status VulkanDevice::create(int32_t device_index, std::shared_ptr<OwnedInstance>
     fns.vkGetPhysicalDeviceMemoryProperties(self->physical, &self->memory);
     VkPhysicalDeviceProperties p{};
     fns.vkGetPhysicalDeviceProperties(self->physical, &p);
-    self->window_bytes = std::min<uint64_t>(largest_power_of_two_at_most(p.limits.maxStorageBufferRange), 1ull << 29);
-    self->offset_alignment = std::max<uint64_t>(p.limits.minStorageBufferOffsetAlignment, 4);
     self->timestamp_bits = chosen->timestamp_bits;
     self->timestamp_period_ns = p.limits.timestampPeriod;
     self->max_allocations = p.limits.maxMemoryAllocationCount;
@@ -403,6 +428,7 @@ Status VulkanDevice::create(int32_t device_index, std::shared_ptr<OwnedInstance>
     if (self->instance_->api_version >= VK_API_VERSION_1_2)
         self->features |= usable & (SCATTER_FEATURE_DENORM_PRESERVE32 | SCATTER_FEATURE_DENORM_PRESERVE64);
     self->algorithms = device_algorithms(switches.algorithms, self->info.type);
+    set_buffer_limits(fns, self.get());
     if (!self->algorithms.large_shared_memory)  // the test switch: a device with Vulkan's minimum
         self->shared_memory_bytes = std::min<uint32_t>(self->shared_memory_bytes, 16384);
     *out = std::move(self);
@@ -451,8 +477,6 @@ Status VulkanDevice::borrow(const BorrowedDevice& b, std::unique_ptr<VulkanDevic
     fns.vkGetPhysicalDeviceMemoryProperties(self->physical, &self->memory);
     VkPhysicalDeviceProperties p{};
     fns.vkGetPhysicalDeviceProperties(self->physical, &p);
-    self->window_bytes = std::min<uint64_t>(largest_power_of_two_at_most(p.limits.maxStorageBufferRange), 1ull << 29);
-    self->offset_alignment = std::max<uint64_t>(p.limits.minStorageBufferOffsetAlignment, 4);
     uint32_t families = 0;
     fns.vkGetPhysicalDeviceQueueFamilyProperties(self->physical, &families, nullptr);
     std::vector<VkQueueFamilyProperties> family_props(families);
@@ -467,6 +491,7 @@ Status VulkanDevice::borrow(const BorrowedDevice& b, std::unique_ptr<VulkanDevic
     self->features = b.enabled_features & usable & kEnableableFeatures;
     self->features |= usable & SCATTER_FEATURE_SUBGROUPS;  // properties: nothing to enable
     self->algorithms = device_algorithms(switches.algorithms, self->info.type);
+    set_buffer_limits(fns, self.get());
     if (!self->algorithms.large_shared_memory)  // the test switch: a device with Vulkan's minimum
         self->shared_memory_bytes = std::min<uint32_t>(self->shared_memory_bytes, 16384);
     *out = std::move(self);

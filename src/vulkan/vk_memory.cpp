@@ -7,6 +7,15 @@ namespace scatter {
 namespace {
 // Below this, one read through an uncached mapping costs less than a copy's submit and wait.
 constexpr uint64_t kSmallMappedRead = 256;
+// Reads and writes through staging memory move at most this much per copy (the staging block is
+// taken once per call; 4 GB in one would exceed some heaps of host memory, lavapipe's 2 GiB).
+constexpr uint64_t kStagingPiece = 256ull << 20;
+
+bool all_mapped(const std::vector<Allocation>& chunks) {
+    for (const Allocation& chunk : chunks)
+        if (chunk.mapped == nullptr) return false;
+    return true;
+}
 }  // namespace
 
 Status allocate(VulkanDevice& device, uint64_t size, MemoryUse use, Allocation* out) {
@@ -99,83 +108,144 @@ void release(VulkanDevice& device, Allocation& a) {
 
 Status VulkanBuffer::create(VulkanDevice& device, uint64_t size, std::unique_ptr<Buffer>* out) {
     std::unique_ptr<VulkanBuffer> b(new VulkanBuffer(device));
-    SCATTER_RETURN_IF_ERROR(allocate(device, size, MemoryUse::Storage, &b->allocation_));
     b->size_ = size;
-    b->vk_size_ = b->allocation_.size;
-    if (b->allocation_.mapped != nullptr) {
-        std::memset(b->allocation_.mapped, 0, b->vk_size_);
-    } else {
-        VkBuffer handle = b->allocation_.buffer;
-        uint64_t whole = b->vk_size_ & ~uint64_t(3);
-        SCATTER_RETURN_IF_ERROR(device.run_commands([&](VkCommandBuffer cmd) {
-            device.vk.vkCmdFillBuffer(cmd, handle, 0, whole, 0);
-        }));
+    b->chunk_bytes_ = device.chunk_bytes;
+    const uint64_t count = size <= device.chunk_bytes ? 1 : (size - 1) / device.chunk_bytes + 1;
+    if (count > device.max_allocations / 2)  // a bound on the loop; the device would refuse anyway
+        return make_error(SCATTER_ERROR_OUT_OF_MEMORY,
+                          "a Vulkan buffer of %llu bytes needs %llu allocations of %llu bytes, more than the device allows",
+                          static_cast<unsigned long long>(size), static_cast<unsigned long long>(count),
+                          static_cast<unsigned long long>(device.chunk_bytes));
+    b->chunks_.reserve(size_t(count));
+    for (uint64_t c = 0; c < count; ++c) {
+        const uint64_t bytes = c + 1 < count ? device.chunk_bytes : size - c * device.chunk_bytes;
+        b->chunks_.emplace_back();
+        SCATTER_RETURN_IF_ERROR(allocate(device, bytes, MemoryUse::Storage, &b->chunks_.back()));
     }
+    std::vector<const Allocation*> unmapped;
+    for (const Allocation& chunk : b->chunks_) {
+        if (chunk.mapped != nullptr) std::memset(chunk.mapped, 0, chunk.size);
+        else unmapped.push_back(&chunk);
+    }
+    if (!unmapped.empty())
+        SCATTER_RETURN_IF_ERROR(device.run_commands([&](VkCommandBuffer cmd) {
+            for (const Allocation* chunk : unmapped)
+                device.vk.vkCmdFillBuffer(cmd, chunk->buffer, 0, chunk->size & ~uint64_t(3), 0);
+        }));
     *out = std::move(b);
     return Status();
 }
 
 std::unique_ptr<Buffer> VulkanBuffer::wrap(VulkanDevice& device, VkBuffer buffer, uint64_t offset, uint64_t size) {
     std::unique_ptr<VulkanBuffer> b(new VulkanBuffer(device));
-    b->allocation_.buffer = buffer;
+    b->chunks_.emplace_back();
+    b->chunks_[0].buffer = buffer;
+    b->chunks_[0].size = offset + size;
     b->owned_ = false;
     b->offset_ = offset;
     b->size_ = size;
-    b->vk_size_ = offset + size;
     return b;
 }
 
 VulkanBuffer::~VulkanBuffer() {
-    if (owned_) release(device_, allocation_);
-    else device_.buffer_generation.fetch_add(1);  // the application may destroy its VkBuffer now
+    if (owned_)
+        for (Allocation& chunk : chunks_) release(device_, chunk);
+    else
+        device_.buffer_generation.fetch_add(1);  // the application may destroy its VkBuffer now
+}
+
+VulkanBuffer::Place VulkanBuffer::place(uint64_t at) const {
+    const uint64_t c = at / chunk_bytes_;
+    if (c >= chunks_.size()) return Place();
+    const Allocation& chunk = chunks_[size_t(c)];
+    const uint64_t offset = at - c * chunk_bytes_;
+    if (offset >= chunk.size) return Place();
+    return Place{chunk.buffer, offset, chunk.size - offset};
+}
+
+template <class Piece>
+Status VulkanBuffer::for_each_piece(uint64_t offset, uint64_t size, uint64_t max_piece, Piece piece) const {
+    for (uint64_t done = 0; done < size;) {
+        const uint64_t at = offset_ + offset + done;
+        const size_t c = size_t(at / chunk_bytes_);
+        const uint64_t in_chunk = at - c * chunk_bytes_;
+        const uint64_t bytes = std::min({size - done, chunks_[c].size - in_chunk, max_piece});
+        SCATTER_RETURN_IF_ERROR(piece(chunks_[c], in_chunk, done, bytes));
+        done += bytes;
+    }
+    return Status();
 }
 
 Status VulkanBuffer::write(uint64_t offset, const void* src, uint64_t size) {
-    if (allocation_.mapped != nullptr) {
-        std::memcpy(allocation_.mapped + offset, src, size);
-        return Status();
-    }
+    const char* from = static_cast<const char*>(src);
+    if (all_mapped(chunks_))
+        return for_each_piece(offset, size, UINT64_MAX, [&](const Allocation& chunk, uint64_t at, uint64_t done, uint64_t bytes) {
+            std::memcpy(chunk.mapped + at, from + done, bytes);
+            return Status();
+        });
+    // One staging block, taken before anything is written, carries every piece in turn.
     ScopedAllocation staging(device_);
-    SCATTER_RETURN_IF_ERROR(allocate(device_, size, MemoryUse::Staging, &staging.allocation));
-    std::memcpy(staging.allocation.mapped, src, size);
-    VkBufferCopy region{0, offset_ + offset, size};
-    return device_.run_commands([&](VkCommandBuffer cmd) {
-        device_.vk.vkCmdCopyBuffer(cmd, staging.allocation.buffer, allocation_.buffer, 1, &region);
+    SCATTER_RETURN_IF_ERROR(allocate(device_, std::min(size, kStagingPiece), MemoryUse::Staging, &staging.allocation));
+    return for_each_piece(offset, size, kStagingPiece, [&](const Allocation& chunk, uint64_t at, uint64_t done, uint64_t bytes) {
+        std::memcpy(staging.allocation.mapped, from + done, bytes);
+        VkBufferCopy region{0, at, bytes};
+        return device_.run_commands([&](VkCommandBuffer cmd) {
+            device_.vk.vkCmdCopyBuffer(cmd, staging.allocation.buffer, chunk.buffer, 1, &region);
+        });
     });
 }
 
 Status VulkanBuffer::read(uint64_t offset, void* dst, uint64_t size) {
+    char* to = static_cast<char*>(dst);
     // Uncached device memory mapped over the bus (ReBAR) reads at a few MB/s (7 MB/s measured
     // on an H100): read it back through a copy into cached staging memory instead.
-    const bool uncached_device_memory = (allocation_.flags & VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT) &&
-                                        !(allocation_.flags & VK_MEMORY_PROPERTY_HOST_CACHED_BIT);
-    if (allocation_.mapped != nullptr && !(uncached_device_memory && size > kSmallMappedRead)) {
-        std::memcpy(dst, allocation_.mapped + offset, size);
-        return Status();
-    }
+    const VkMemoryPropertyFlags flags = chunks_[0].flags;
+    const bool uncached_device_memory =
+        (flags & VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT) && !(flags & VK_MEMORY_PROPERTY_HOST_CACHED_BIT);
+    if (all_mapped(chunks_) && !(uncached_device_memory && size > kSmallMappedRead))
+        return for_each_piece(offset, size, UINT64_MAX, [&](const Allocation& chunk, uint64_t at, uint64_t done, uint64_t bytes) {
+            std::memcpy(to + done, chunk.mapped + at, bytes);
+            return Status();
+        });
     ScopedAllocation staging(device_);
-    SCATTER_RETURN_IF_ERROR(allocate(device_, size, MemoryUse::Staging, &staging.allocation));
-    VkBufferCopy region{offset_ + offset, 0, size};
-    SCATTER_RETURN_IF_ERROR(device_.run_commands([&](VkCommandBuffer cmd) {
-        device_.vk.vkCmdCopyBuffer(cmd, allocation_.buffer, staging.allocation.buffer, 1, &region);
-        auto barrier = vk_struct<VkMemoryBarrier>(VK_STRUCTURE_TYPE_MEMORY_BARRIER);
-        barrier.srcAccessMask = VK_ACCESS_TRANSFER_WRITE_BIT;
-        barrier.dstAccessMask = VK_ACCESS_HOST_READ_BIT;
-        device_.vk.vkCmdPipelineBarrier(cmd, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_PIPELINE_STAGE_HOST_BIT, 0, 1, &barrier,
-                                        0, nullptr, 0, nullptr);
-    }));
-    std::memcpy(dst, staging.allocation.mapped, size);
-    return Status();
+    SCATTER_RETURN_IF_ERROR(allocate(device_, std::min(size, kStagingPiece), MemoryUse::Staging, &staging.allocation));
+    return for_each_piece(offset, size, kStagingPiece, [&](const Allocation& chunk, uint64_t at, uint64_t done, uint64_t bytes) {
+        VkBufferCopy region{at, 0, bytes};
+        SCATTER_RETURN_IF_ERROR(device_.run_commands([&](VkCommandBuffer cmd) {
+            device_.vk.vkCmdCopyBuffer(cmd, chunk.buffer, staging.allocation.buffer, 1, &region);
+            auto barrier = vk_struct<VkMemoryBarrier>(VK_STRUCTURE_TYPE_MEMORY_BARRIER);
+            barrier.srcAccessMask = VK_ACCESS_TRANSFER_WRITE_BIT;
+            barrier.dstAccessMask = VK_ACCESS_HOST_READ_BIT;
+            device_.vk.vkCmdPipelineBarrier(cmd, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_PIPELINE_STAGE_HOST_BIT, 0, 1,
+                                            &barrier, 0, nullptr, 0, nullptr);
+        }));
+        std::memcpy(to + done, staging.allocation.mapped, bytes);
+        return Status();
+    });
 }
 
 Status VulkanBuffer::copy_from(Buffer& src, uint64_t src_offset, uint64_t dst_offset, uint64_t size) {
     VulkanBuffer& from = static_cast<VulkanBuffer&>(src);
-    VkBufferCopy region{from.offset_ + src_offset, offset_ + dst_offset, size};
-    if (from.allocation_.buffer == allocation_.buffer && region.srcOffset < region.dstOffset + size &&
-        region.dstOffset < region.srcOffset + size)  // two wrappers of one application VkBuffer
+    if (!from.owned_ && !owned_ && from.chunks_[0].buffer == chunks_[0].buffer &&
+        from.offset_ + src_offset < offset_ + dst_offset + size &&
+        offset_ + dst_offset < from.offset_ + src_offset + size)  // two wrappers of one application VkBuffer
         return make_error(SCATTER_ERROR_INVALID_ARGUMENT, "src and dst are overlapping ranges of one VkBuffer");
+    // One copy per piece that lies in one chunk of each buffer.
+    struct Copy {
+        VkBuffer from, to;
+        VkBufferCopy region;
+    };
+    std::vector<Copy> copies;
+    SCATTER_RETURN_IF_ERROR(for_each_piece(dst_offset, size, UINT64_MAX,
+        [&](const Allocation& to, uint64_t to_at, uint64_t done, uint64_t bytes) {
+            return from.for_each_piece(src_offset + done, bytes, UINT64_MAX,
+                [&](const Allocation& source, uint64_t from_at, uint64_t part_done, uint64_t part) {
+                    copies.push_back(Copy{source.buffer, to.buffer, VkBufferCopy{from_at, to_at + part_done, part}});
+                    return Status();
+                });
+        }));
     return device_.run_commands([&](VkCommandBuffer cmd) {
-        device_.vk.vkCmdCopyBuffer(cmd, from.allocation_.buffer, allocation_.buffer, 1, &region);
+        for (const Copy& c : copies) device_.vk.vkCmdCopyBuffer(cmd, c.from, c.to, 1, &c.region);
         auto barrier = vk_struct<VkMemoryBarrier>(VK_STRUCTURE_TYPE_MEMORY_BARRIER);
         barrier.srcAccessMask = VK_ACCESS_TRANSFER_WRITE_BIT;
         barrier.dstAccessMask = VK_ACCESS_HOST_READ_BIT | VK_ACCESS_HOST_WRITE_BIT;

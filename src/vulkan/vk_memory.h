@@ -1,9 +1,11 @@
 // Device memory: one VkBuffer with its own VkDeviceMemory, mapped when the CPU can see it, and
-// the Buffer implementation behind scatter_buffer on a Vulkan context.
+// the Buffer implementation behind scatter_buffer on a Vulkan context (one or more of them).
 #pragma once
 
 #include "core/backend.h"
 #include "vulkan/vk_device.h"
+
+#include <vector>
 
 namespace scatter {
 
@@ -43,6 +45,10 @@ private:
 };
 
 // A scatter buffer: owned memory, or an application's VkBuffer range (interop, not owned).
+// Owned memory larger than device.chunk_bytes (the device's largest allocation, buffer and heap,
+// a multiple of the window) is several VkBuffers, each with its own memory: byte p lies in chunk
+// p / chunk_bytes. A tensor's binding windows each lie in one chunk (vk_operation.cpp), so the
+// shaders never see the chunks.
 class VulkanBuffer final : public Buffer {
 public:
     static Status create(VulkanDevice& device, uint64_t size, std::unique_ptr<Buffer>* out);
@@ -50,20 +56,39 @@ public:
     ~VulkanBuffer() override;
 
     uint64_t size() const override { return size_; }
-    char* host_data() override { return allocation_.mapped; }
+    // The mapping of a buffer of one mapped chunk; null otherwise (reads and writes then copy).
+    char* host_data() override { return chunks_.size() == 1 ? chunks_[0].mapped : nullptr; }
     Status write(uint64_t offset, const void* src, uint64_t size) override;
     Status read(uint64_t offset, void* dst, uint64_t size) override;
     Status copy_from(Buffer& src, uint64_t src_offset, uint64_t dst_offset, uint64_t size) override;
 
-    VkBuffer vk_buffer() const { return allocation_.buffer; }
-    uint64_t vk_offset() const { return offset_; }       // where byte 0 of this buffer is
-    uint64_t vk_size() const { return vk_size_; }        // size of the whole VkBuffer
+    // Descriptor offsets count from vk_offset(): byte 0 of this buffer is at vk_offset() (the
+    // application's offset for a wrapped buffer, 0 for owned memory).
+    uint64_t vk_offset() const { return offset_; }
+    // Where `at` (counted like vk_offset()) lies: its VkBuffer, the offset there, and the bytes of
+    // that VkBuffer from there on; available == 0 past the end.
+    struct Place {
+        VkBuffer buffer = VK_NULL_HANDLE;
+        uint64_t offset = 0, available = 0;
+    };
+    Place place(uint64_t at) const;
+    // Whether bytes [begin, end) (counted like vk_offset()) lie in more than one VkBuffer.
+    bool crosses_chunks(uint64_t begin, uint64_t end) const {
+        return end > begin && begin / chunk_bytes_ != (end - 1) / chunk_bytes_;
+    }
 
 private:
     VulkanBuffer(VulkanDevice& device) : device_(device) {}
+    // Calls piece(chunk, offset in the chunk's VkBuffer, bytes done before, bytes) for the pieces
+    // of bytes [offset, offset + size) of this buffer, each within one chunk and at most
+    // max_piece bytes; stops at the first error.
+    template <class Piece>
+    Status for_each_piece(uint64_t offset, uint64_t size, uint64_t max_piece, Piece piece) const;
+
     VulkanDevice& device_;
-    Allocation allocation_;
-    uint64_t size_ = 0, offset_ = 0, vk_size_ = 0;
+    std::vector<Allocation> chunks_;  // a wrapped buffer: one, with the application's VkBuffer
+    uint64_t chunk_bytes_ = UINT64_MAX;  // bytes per chunk but the last
+    uint64_t size_ = 0, offset_ = 0;
     bool owned_ = true;
 };
 

@@ -79,6 +79,7 @@ Status RecordedOperation::check_device_support() const {
 
 Status RecordedOperation::bind_tensor(const TensorView& view, uint64_t staged_at, Binding* b) const {
     const uint64_t windows_bytes = device_.window_bytes * SCATTER_WINDOWS;
+    *b = Binding();
     if (view.buffer == nullptr && mirrored()) {
         b->buffer = mirror_.allocation.buffer;
         b->buffer_size = mirror_.allocation.size;
@@ -90,20 +91,23 @@ Status RecordedOperation::bind_tensor(const TensorView& view, uint64_t staged_at
         b->start = staged_at;
         b->base_byte = -view.min_byte;
     } else {
-        VulkanBuffer& buffer = vulkan_buffer(view.buffer);
-        int64_t element0 = int64_t(buffer.vk_offset() + view.byte_offset);
-        uint64_t span_start = uint64_t(element0 + view.min_byte);
-        b->buffer = buffer.vk_buffer();
-        b->buffer_size = buffer.vk_size();
-        b->start = span_start / device_.offset_alignment * device_.offset_alignment;
+        const VulkanBuffer& buffer = vulkan_buffer(view.buffer);
+        const int64_t element0 = int64_t(buffer.vk_offset() + view.byte_offset);
+        const uint64_t span_begin = uint64_t(element0 + view.min_byte), span_end = uint64_t(element0 + view.end_byte);
+        // Windows start at an aligned offset; where the span runs from one chunk of the buffer
+        // into the next, at a multiple of the window, so that every window lies in one chunk.
+        const uint64_t step =
+            buffer.crosses_chunks(span_begin, span_end) ? device_.window_bytes : device_.offset_alignment;
+        b->source = &buffer;
+        b->start = span_begin / step * step;
         b->base_byte = element0 - int64_t(b->start);
     }
     b->end = uint64_t(std::max<int64_t>(b->base_byte + view.end_byte, 0));
     if (b->end > windows_bytes)
         return make_error(SCATTER_ERROR_UNSUPPORTED,
-                          "a tensor spanning %" PRId64 " bytes exceeds the %" PRIu64
+                          "a tensor spanning %" PRId64 " bytes from byte %" PRId64 " of its first window exceeds the %" PRIu64
                           " bytes one Vulkan binding (%d windows of maxStorageBufferRange) can address",
-                          view.end_byte - view.min_byte, windows_bytes, SCATTER_WINDOWS);
+                          view.end_byte - view.min_byte, b->base_byte + view.min_byte, windows_bytes, SCATTER_WINDOWS);
     return Status();
 }
 
@@ -194,14 +198,17 @@ Status RecordedOperation::write_descriptors() {
     VkDescriptorBufferInfo infos[2 + 5 * SCATTER_WINDOWS];
     infos[0] = {arena, params_at_, P_TOTAL_INTS * sizeof(int32_t)};
     infos[1] = {arena, status_at_, status_words() * sizeof(uint32_t)};
-    Binding scratch{scratch_.allocation.buffer, scratch_.allocation.size, 0, 0};
+    Binding scratch{nullptr, scratch_.allocation.buffer, scratch_.allocation.size, 0, 0};
     const Binding* windowed[5] = {&out_, &data_, &indices_, &updates_, &scratch};
     for (int s = 0; s < 5; ++s) {
         const Binding& b = *windowed[s];
         for (int w = 0; w < SCATTER_WINDOWS; ++w) {
             uint64_t offset = b.start + uint64_t(w) * device_.window_bytes;
             VkDescriptorBufferInfo& info = infos[2 + s * SCATTER_WINDOWS + w];
-            if (offset < b.buffer_size) {
+            const VulkanBuffer::Place place = b.source != nullptr ? b.source->place(offset) : VulkanBuffer::Place();
+            if (place.available > 0) {
+                info = {place.buffer, place.offset, std::min<uint64_t>(device_.window_bytes, place.available)};
+            } else if (b.source == nullptr && offset < b.buffer_size) {
                 info = {b.buffer, offset, std::min<uint64_t>(device_.window_bytes, b.buffer_size - offset)};
             } else {
                 // Never read by the shader, but every descriptor must be valid: an empty tensor

@@ -61,9 +61,10 @@ public:
 
 private:
     struct Binding {
+        const VulkanBuffer* source = nullptr;  // a scatter buffer (its chunks); else `buffer`:
         VkBuffer buffer = VK_NULL_HANDLE;
         uint64_t buffer_size = 0;  // size of the whole VkBuffer
-        uint64_t start = 0;        // where the first window starts in the VkBuffer
+        uint64_t start = 0;        // where the first window starts in `source` or `buffer`
         int64_t base_byte = 0;     // element 0, relative to `start`
         uint64_t end = 0;          // bytes from `start` the shaders may address
     };

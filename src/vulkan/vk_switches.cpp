@@ -37,6 +37,7 @@ DeviceSwitches switches_from_environment() {
         else if (name == "key_sort") a.key_sort = false;
         else if (name == "apply_segments") a.apply_segments = false;
         else if (name == "large_shared_memory") a.large_shared_memory = false;
+        else if (name == "large_allocations") a.large_allocations = false;
         else if (name == "atomic_path") a.atomic_path = false;
         else if (name == "one_window") a.one_window = false;
         else if (name == "float_fast_path") a.float_fast_path = false;

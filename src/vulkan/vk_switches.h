@@ -7,6 +7,8 @@
 //   host_visible, target_path, slab_path, slab_atomics, key_sort, apply_segments, atomic_path,
 //     one_window, float_fast_path turn off the algorithm of that name (AlgorithmSwitches below);
 //   large_shared_memory limits shared memory to 16 KiB;
+//   large_allocations builds scatter buffers of chunks one window in size (128 MiB on lavapipe)
+//     instead of the largest the device allows;
 //   cpu_caches makes a CPU device (lavapipe) choose paths as a GPU, whose memory moves in sectors;
 //   gpu_slab_limits lets the slab path take on a GPU every call it fits, not only those it
 //     measured faster at (vk_path.cpp);
@@ -28,6 +30,7 @@ struct AlgorithmSwitches {
     bool key_sort = true;              // target path: items radix-sorted by key (else buckets)
     bool apply_segments = true;        // in place: `none` and the key sort's fold per item (vk_path.h)
     bool large_shared_memory = true;   // shared memory beyond Vulkan's minimum of 16 KiB
+    bool large_allocations = true;     // buffer chunks beyond one window (vk_memory.h)
     bool atomic_path = true;           // order-free reductions through atomics (atomic.comp)
     bool one_window = true;            // pipelines specialized for tensors within one window
     bool keep_subnormals = true;       // float shaders trust the hardware to keep subnormals
@@ -39,6 +42,7 @@ struct AlgorithmSwitches {
         return host_visible_buffers == o.host_visible_buffers && target_path == o.target_path &&
                slab_path == o.slab_path && slab_atomics == o.slab_atomics && key_sort == o.key_sort &&
                apply_segments == o.apply_segments && large_shared_memory == o.large_shared_memory &&
+               large_allocations == o.large_allocations &&
                atomic_path == o.atomic_path && one_window == o.one_window && keep_subnormals == o.keep_subnormals &&
                float_fast_path == o.float_fast_path && cpu_caches == o.cpu_caches &&
                gpu_slab_limits == o.gpu_slab_limits;
