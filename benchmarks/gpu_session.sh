@@ -7,6 +7,7 @@
 #   bash .device/run.sh bash .device/benchmarks/gpu_session.sh tests
 #   bash .device/run.sh bash .device/benchmarks/gpu_session.sh all [SECONDS]
 #   bash .device/run.sh bash .device/benchmarks/gpu_session.sh ab FEATURES
+#   bash .device/run.sh bash .device/benchmarks/gpu_session.sh large
 # bench: `scatter bench --backend vulkan --resident` on every standard workload with every path
 #   on, then again under each switch that changes a workload's path on those workloads
 #   (SCATTER_VULKAN_DISABLE_FEATURES), a process per workload; --profile runs of both (per-pass
@@ -20,6 +21,10 @@
 # ab: bench with every path on (A) and with FEATURES (a switch list) hidden under every variant
 #   (B), each once more without variants (the spread between processes), a --profile run of B, then the
 #   differential random cases under B; back: ab.txt (both tables, B's profile, the test), ab_raw.tgz.
+# large (issue 15): with storage-buffer windows of 1 GiB (SCATTER_VULKAN_TEST_WINDOW_BYTES), the
+#   4 GiB table test (vulkan.Basics.DISABLED_FourGiBTableWithGiBWindows), then W15 (rows add into
+#   a 4 GiB table) resident with --profile, and PyTorch CUDA on W15; back: large.txt. If the test
+#   passes, the default window cap can rise to 1 GiB (src/vulkan/vk_switches.h).
 # SCATTER_BENCH_HIDE (environment): switches hidden in every bench process of this run.
 set -uo pipefail
 mode=${1:-bench}
@@ -143,11 +148,24 @@ case "$mode" in
     { cat "$summary"; echo "== profile, $hide hidden"; cat "$out/b1/profile.txt"; } >> "$final/ab.txt"
     tar czf "$final/ab_raw.tgz" -C "$out" .
     ;;
+  large)  # one file comes back: large.txt
+    summary=$out/large.txt
+    : > "$summary"
+    export SCATTER_VULKAN_TEST_WINDOW_BYTES=1073741824
+    bin=$(dirname "$(command -v scatter)")
+    scatter devices >> "$summary" 2>&1
+    run_logged four_gib_table 300 "$bin/scatter_vulkan_basics" --gtest_also_run_disabled_tests \
+      --gtest_filter='*FourGiBTableWithGiBWindows*:*TableOfFourWindows*:*PastTwoGiB*'
+    timeout 300 scatter bench --backend vulkan --resident --workload W15 --repeat 5 --profile >> "$summary" 2>&1
+    echo "scatter bench rc=$?" >> "$summary"
+    timeout 200 python3 "$here/peers_torch.py" --device cuda --workload W15 --repeat 5 >> "$summary" 2>&1
+    echo "peers_torch rc=$?" >> "$summary"
+    ;;
   tests)
     budget=100000
     summary=$out/tests.txt
     : > "$summary"
     run_tests
     ;;
-  *) echo "usage: gpu_session.sh bench [REPEAT] | tests | all [SECONDS] | ab FEATURES" >&2; exit 2 ;;
+  *) echo "usage: gpu_session.sh bench [REPEAT] | tests | all [SECONDS] | ab FEATURES | large" >&2; exit 2 ;;
 esac

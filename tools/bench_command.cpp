@@ -241,7 +241,7 @@ std::vector<const Workload*> selected_workloads(const std::vector<std::string>& 
     std::vector<const Workload*> selected;
     const bool all = ids.empty() || std::find(ids.begin(), ids.end(), "all") != ids.end();
     for (const Workload& workload : standard_workloads()) {
-        if (all || std::find(ids.begin(), ids.end(), workload.id) != ids.end())
+        if ((all && !workload.large) || std::find(ids.begin(), ids.end(), workload.id) != ids.end())
             selected.push_back(&workload);
     }
     return selected;

@@ -110,6 +110,7 @@ Workload parse_workload(const nlohmann::json& row) {
     }
     workload.latency = row.value("latency", false);
     workload.indices_sorted = row.value("indices_sorted", false);
+    workload.large = row.value("large", false);
     workload.targets_per_row = row.value("targets_per_row", int64_t(0));
     if (workload.targets_per_row < 0 || (workload.targets_per_row > 0 && workload.op != ScatterOp::elements))
         throw std::logic_error("workload table: targets_per_row is for elements workloads, and positive");

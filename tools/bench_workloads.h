@@ -1,4 +1,4 @@
-// The standard workloads W1-W14 (docs/cli.md): their definitions, read from the table
+// The standard workloads W1-W15 (docs/cli.md): their definitions, read from the table
 // benchmarks/workloads.json (embedded at build time), and their inputs, generated from a fixed seed.
 #pragma once
 
@@ -21,6 +21,7 @@ struct Workload {
     // Index distribution: uniform over the target axis, unless
     bool indices_sorted = false;  // non-decreasing along the axis (rows: over all; nd: lexicographic)
     int64_t targets_per_row = 0;  // elements, > 0: each fiber's indices over this many targets only
+    bool large = false;           // gigabytes of tensors: run only when named, never as part of "all"
 
     std::string describe() const;
 };

@@ -169,9 +169,9 @@ uint64_t largest_power_of_two_at_most(uint64_t v) {
     return p;
 }
 
-// The storage-buffer windows, and the largest piece of memory a scatter buffer is built from
-// (after `algorithms` and `memory` are known).
-void set_buffer_limits(const InstanceFunctions& fns, VulkanDevice* self) {
+// The storage-buffer windows (at most window_cap bytes), and the largest piece of memory a
+// scatter buffer is built from (after `algorithms` and `memory` are known).
+void set_buffer_limits(const InstanceFunctions& fns, uint64_t window_cap, VulkanDevice* self) {
     auto maintenance3 = vk_struct<VkPhysicalDeviceMaintenance3Properties>(VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_MAINTENANCE_3_PROPERTIES);
     auto maintenance4 = vk_struct<VkPhysicalDeviceMaintenance4Properties>(VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_MAINTENANCE_4_PROPERTIES);
     auto properties2 = vk_struct<VkPhysicalDeviceProperties2>(VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PROPERTIES_2);
@@ -180,7 +180,7 @@ void set_buffer_limits(const InstanceFunctions& fns, VulkanDevice* self) {
     if (has_maintenance4) maintenance3.pNext = &maintenance4;
     fns.vkGetPhysicalDeviceProperties2(self->physical, &properties2);
     const VkPhysicalDeviceLimits& limits = properties2.properties.limits;
-    self->window_bytes = std::min<uint64_t>(largest_power_of_two_at_most(limits.maxStorageBufferRange), 1ull << 29);
+    self->window_bytes = std::min<uint64_t>(largest_power_of_two_at_most(limits.maxStorageBufferRange), window_cap);
     self->offset_alignment = std::max<uint64_t>(limits.minStorageBufferOffsetAlignment, 4);
     // One VkBuffer and its memory: at most maxMemoryAllocationSize, maxBufferSize and the largest
     // device-local heap (lavapipe: 2 GiB, 4 GiB, 2 GiB). Larger buffers are several such chunks.
@@ -428,7 +428,7 @@ Status VulkanDevice::create(int32_t device_index, std::shared_ptr<OwnedInstance>
     if (self->instance_->api_version >= VK_API_VERSION_1_2)
         self->features |= usable & (SCATTER_FEATURE_DENORM_PRESERVE32 | SCATTER_FEATURE_DENORM_PRESERVE64);
     self->algorithms = device_algorithms(switches.algorithms, self->info.type);
-    set_buffer_limits(fns, self.get());
+    set_buffer_limits(fns, switches.window_cap, self.get());
     if (!self->algorithms.large_shared_memory)  // the test switch: a device with Vulkan's minimum
         self->shared_memory_bytes = std::min<uint32_t>(self->shared_memory_bytes, 16384);
     *out = std::move(self);
@@ -491,7 +491,7 @@ Status VulkanDevice::borrow(const BorrowedDevice& b, std::unique_ptr<VulkanDevic
     self->features = b.enabled_features & usable & kEnableableFeatures;
     self->features |= usable & SCATTER_FEATURE_SUBGROUPS;  // properties: nothing to enable
     self->algorithms = device_algorithms(switches.algorithms, self->info.type);
-    set_buffer_limits(fns, self.get());
+    set_buffer_limits(fns, switches.window_cap, self.get());
     if (!self->algorithms.large_shared_memory)  // the test switch: a device with Vulkan's minimum
         self->shared_memory_bytes = std::min<uint32_t>(self->shared_memory_bytes, 16384);
     *out = std::move(self);

@@ -176,7 +176,9 @@ void RecordedOperation::fill_parameters(int32_t* p) const {
         int32_t* block = p + P_TENSORS + t * P_TENSOR_INTS;
         block[T_RANK] = int32_t(views[t]->rank);
         block[T_ELEMENT_SIZE] = int32_t(views[t]->element_size);
-        block[T_BASE_BYTE] = int32_t(bindings[t]->base_byte);
+        // Modulo 2^32: the shaders' byte addresses are sums and products, right modulo 2^32
+        // (a tensor spans at most 4 windows, 4 GiB at the largest window cap).
+        block[T_BASE_BYTE] = int32_t(uint32_t(uint64_t(bindings[t]->base_byte)));
         for (uint32_t d = 0; d < views[t]->rank; ++d) {
             block[T_SHAPE + d] = int32_t(views[t]->shape[d]);
             block[T_STRIDES + d] = int32_t(views[t]->strides[d]);

@@ -9,6 +9,10 @@ namespace scatter {
 
 DeviceSwitches switches_from_environment() {
     DeviceSwitches s;
+    if (const char* cap = std::getenv("SCATTER_VULKAN_TEST_WINDOW_BYTES")) {
+        const unsigned long long bytes = std::strtoull(cap, nullptr, 10);
+        if (bytes >= (1ull << 12) && bytes <= (1ull << 30) && (bytes & (bytes - 1)) == 0) s.window_cap = bytes;
+    }
     const char* env = std::getenv("SCATTER_VULKAN_DISABLE_FEATURES");
     if (env == nullptr) return s;
     const std::string list(env);

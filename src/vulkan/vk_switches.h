@@ -14,7 +14,7 @@
 //     measured faster at (vk_path.cpp);
 //   subnormals makes the float shaders act as on a device that flushes subnormals (and hides
 //     denorm_preserve).
-// Unknown names are ignored. The one place the variable is read is switches_from_environment().
+// Unknown names are ignored. The one place the variables are read is switches_from_environment().
 #pragma once
 
 #include <cstdint>
@@ -49,12 +49,21 @@ struct AlgorithmSwitches {
     }
 };
 
+// The largest storage-buffer window by default: a tensor spans at most 4 windows, and the
+// shaders' byte addresses are 32-bit, exact as ints below 2^31 (vk_operation.cpp).
+constexpr uint64_t kDefaultWindowCap = uint64_t(1) << 29;
+
 struct DeviceSwitches {
     uint64_t hidden_features = 0;  // SCATTER_FEATURE_* the device must not use
     AlgorithmSwitches algorithms;
+    // SCATTER_VULKAN_TEST_WINDOW_BYTES (a power of two from 2^12 to 2^30): the window cap instead
+    // of kDefaultWindowCap. 2^30 lets a tensor span 4 GiB on a device whose maxStorageBufferRange
+    // reaches 1 GiB, its byte addresses then right modulo 2^32 only: not yet verified on such a
+    // device, so a test switch (docs/vulkan.md, "Not done").
+    uint64_t window_cap = kDefaultWindowCap;
 
     bool operator==(const DeviceSwitches& o) const {
-        return hidden_features == o.hidden_features && algorithms == o.algorithms;
+        return hidden_features == o.hidden_features && algorithms == o.algorithms && window_cap == o.window_cap;
     }
 };
 
