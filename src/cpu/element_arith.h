@@ -8,6 +8,7 @@
 
 #include <cmath>
 #include <cstdint>
+#include <cstring>
 #include <limits>
 #include <type_traits>
 
@@ -27,6 +28,25 @@ inline double canonical(double x) {
     double d;
     std::memcpy(&d, &bits, 8);
     return d;
+}
+
+// max (or min) of f32/f64 t and u as FloatTraits defines them below (NaN propagates, t's first;
+// +0 > -0), from integer operations only, so that runs of it vectorize. For a value that is not
+// NaN, flipping the magnitude bits of a negative one makes its bits, read as a signed integer,
+// order like the value, with -0 just below +0; a NaN's magnitude is above infinity's.
+template <class F>
+inline F ordered_pick(F t, F u, bool max) {
+    using I = std::conditional_t<sizeof(F) == 4, int32_t, int64_t>;
+    using U = std::make_unsigned_t<I>;
+    constexpr I kMagnitude = std::numeric_limits<I>::max();
+    constexpr U kInfinity = sizeof(F) == 4 ? U(0x7f800000u) : U(0x7ff0000000000000ull);
+    I it, iu;
+    std::memcpy(&it, &t, sizeof(F));
+    std::memcpy(&iu, &u, sizeof(F));
+    const bool t_nan = (U(it) & U(kMagnitude)) > kInfinity, u_nan = (U(iu) & U(kMagnitude)) > kInfinity;
+    const I kt = it ^ ((it >> (sizeof(I) * 8 - 1)) & kMagnitude), ku = iu ^ ((iu >> (sizeof(I) * 8 - 1)) & kMagnitude);
+    const bool u_wins = !t_nan && (u_nan || (max ? ku > kt : ku < kt));
+    return u_wins ? u : t;
 }
 
 // Floats: F is the storage type, C the type each step is computed in.
@@ -53,6 +73,7 @@ struct FloatTraits {
     static F div(F t, F u) { return A::store(A::load(t) / A::load(u)); }
     // NaN propagates (t's first); +0 counts as greater than -0, so the result is order-free.
     static F max(F t, F u) {
+        if constexpr (std::is_same<F, C>::value) return ordered_pick<F>(t, u, true);
         C a = A::load(t), b = A::load(u);
         if (a != a) return t;
         if (b != b) return u;
@@ -60,6 +81,7 @@ struct FloatTraits {
         return t;
     }
     static F min(F t, F u) {
+        if constexpr (std::is_same<F, C>::value) return ordered_pick<F>(t, u, false);
         C a = A::load(t), b = A::load(u);
         if (a != a) return t;
         if (b != b) return u;
