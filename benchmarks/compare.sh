@@ -61,7 +61,7 @@ for row in peer_rows:
 thread_counts = sorted({row["threads"] for row in lib})
 for threads in thread_counts:
     print(f"\n{threads} thread{'s' if threads > 1 else ''}")
-    print(f"{'W':3}  {'libscatter':>12} {'GB/s':>7} {'vs memcpy':>9}   {'best PyTorch peer (threads)':46} {'time':>12} {'GB/s':>7}  {'lib/peer':>8}")
+    print(f"{'W':3}  {'libscatter':>12} {'GB/s':>7} {'vs memcpy':>9}   {'best PyTorch peer (threads)':62} {'time':>12} {'GB/s':>7}  {'lib/peer':>8}")
     for mine in (row for row in lib if row["threads"] == threads):
         workload = mine["workload"]
         peer = peers.get((workload, threads))
@@ -70,7 +70,7 @@ for threads in thread_counts:
             return f"{row['us_per_call']:9.3f} us" if latency else f"{row['median_ms']:9.3f} ms"
         line = f"{workload:3}  {show(mine):>12} {mine['gbps']:7.2f} {mine['ratio_to_memcpy']:9.3f}   "
         if peer:
-            line += f"{peer['peer'] + ' (' + str(peer['threads']) + ')':46} {show(peer):>12} {peer['gbps']:7.2f}  "
+            line += f"{peer['peer'] + ' (' + str(peer['threads']) + ')':62} {show(peer):>12} {peer['gbps']:7.2f}  "
             line += f"{peer['median_ms'] / mine['median_ms']:8.2f}x"
         print(line)
 PY

@@ -1,6 +1,8 @@
 #!/usr/bin/python3
 """Times PyTorch (CPU, or CUDA with --device cuda) on the standard workloads of benchmarks/workloads.json, using for each the
-torch operator that is the best PyTorch peer for it (chosen in peer_call below), at 1 and 2 threads.
+torch operator that is the best PyTorch peer for it (chosen in peer_calls below), at 1 and 2 threads,
+twice: out of place (a fresh output each call) and in place into a warm output refilled from data
+(the work `scatter bench` times). One row each; benchmarks/compare.sh takes the faster.
 
 Effective GB/s counts the same bytes as `scatter bench`: data read + output written + indices read
 + updates read. W7 (latency) is reported as microseconds per call.
@@ -11,6 +13,7 @@ With --device cuda the tensors live on the GPU and every sample ends with torch.
 (the same as `scatter bench --backend vulkan --resident`); --threads then does not matter.
 """
 import argparse
+import itertools
 import json
 import os
 import statistics
@@ -85,32 +88,54 @@ def make_inputs(workload):
     return data, indices, updates
 
 
-def peer_call(workload, data, indices, updates):
-    """The best PyTorch operator for the workload as (name, callable)."""
+def peer_calls(workload, data, indices, updates):
+    """The best PyTorch operator for the workload, as a list of (name, callable): out of place (a
+    fresh output per call, whose first touch costs page faults), and in place into an output
+    allocated once and refilled from data each call (`out.copy_(data)`, then the in-place
+    operator: the work `scatter bench` times, into a warm output)."""
     op, reduction, axis = workload["op"], workload["reduction"], workload["axis"]
+    out = data.clone()
     if op == "elements" and reduction == "none":
-        return "torch.scatter", lambda: torch.scatter(data, axis, indices, updates)
-    if op == "elements":
+        fresh = "torch.scatter", lambda: torch.scatter(data, axis, indices, updates)
+        warm = "Tensor.scatter_", lambda: out.scatter_(axis, indices, updates)
+    elif op == "elements":
         name = {"add": "sum", "mul": "prod", "max": "amax", "min": "amin", "mean": "mean"}[reduction]
-        return (f"torch.scatter_reduce({name})",
-                lambda: torch.scatter_reduce(data, axis, indices, updates, name))
-    if op == "rows" and reduction == "add" and axis == 0:
-        return ("Tensor.index_put(accumulate=True)",
-                lambda: data.index_put((indices,), updates, accumulate=True))
-    if op == "rows" and reduction == "div":
+        fresh = (f"torch.scatter_reduce({name})",
+                 lambda: torch.scatter_reduce(data, axis, indices, updates, name))
+        warm = f"Tensor.scatter_reduce_({name})", lambda: out.scatter_reduce_(axis, indices, updates, name)
+    elif op == "rows" and reduction == "add" and axis == 0:
+        fresh = ("Tensor.index_put(accumulate=True)",
+                 lambda: data.index_put((indices,), updates, accumulate=True))
+        warm = "Tensor.index_put_(accumulate=True)", lambda: out.index_put_((indices,), updates, accumulate=True)
+    elif op == "rows" and reduction == "div":
         # No native division scatter in torch: multiply by reciprocals.
-        return ("Tensor.index_reduce(prod) of reciprocals",
-                lambda: data.index_reduce(axis, indices, updates.reciprocal(), "prod"))
-    if op == "rows" and reduction == "add":
-        return "Tensor.index_add", lambda: data.index_add(axis, indices, updates)
-    if op == "rows" and reduction in ("mul", "max", "min", "mean"):
+        fresh = ("Tensor.index_reduce(prod) of reciprocals",
+                 lambda: data.index_reduce(axis, indices, updates.reciprocal(), "prod"))
+        warm = ("Tensor.index_reduce_(prod) of reciprocals",
+                lambda: out.index_reduce_(axis, indices, updates.reciprocal(), "prod"))
+    elif op == "rows" and reduction == "add":
+        fresh = "Tensor.index_add", lambda: data.index_add(axis, indices, updates)
+        warm = "Tensor.index_add_", lambda: out.index_add_(axis, indices, updates)
+    elif op == "rows" and reduction in ("mul", "max", "min", "mean"):
         name = {"mul": "prod", "max": "amax", "min": "amin", "mean": "mean"}[reduction]
-        return f"Tensor.index_reduce({name})", lambda: data.index_reduce(axis, indices, updates, name)
-    if op == "nd" and reduction in ("add", "none"):
+        fresh = f"Tensor.index_reduce({name})", lambda: data.index_reduce(axis, indices, updates, name)
+        warm = f"Tensor.index_reduce_({name})", lambda: out.index_reduce_(axis, indices, updates, name)
+    elif op == "nd" and reduction in ("add", "none"):
         columns = tuple(indices[..., j].contiguous() for j in range(indices.shape[-1]))
-        return ("Tensor.index_put(accumulate=%s)" % (reduction == "add"),
-                lambda: data.index_put(columns, updates, accumulate=reduction == "add"))
-    raise SystemExit(f"{workload['id']}: no PyTorch peer for {op}/{reduction}")
+        accumulate = reduction == "add"
+        fresh = (f"Tensor.index_put(accumulate={accumulate})",
+                 lambda: data.index_put(columns, updates, accumulate=accumulate))
+        warm = (f"Tensor.index_put_(accumulate={accumulate})",
+                lambda: out.index_put_(columns, updates, accumulate=accumulate))
+    else:
+        raise SystemExit(f"{workload['id']}: no PyTorch peer for {op}/{reduction}")
+    warm_name, warm_call = warm
+
+    def refill_then_call():
+        out.copy_(data)
+        warm_call()
+
+    return [fresh, (warm_name + " into a warm out", refill_then_call)]
 
 
 def time_call(call, repeat, calls_per_sample, sync):
@@ -151,10 +176,9 @@ def main():
 
     for workload in selected:
         data, indices, updates = (t.to(args.device) for t in make_inputs(workload))
-        name, call = peer_call(workload, data, indices, updates)
         moved = 2 * tensor_bytes(data) + tensor_bytes(indices) + tensor_bytes(updates)
         calls = LATENCY_CALLS_PER_SAMPLE if workload.get("latency") else 1
-        for threads in thread_counts:
+        for threads, (name, call) in itertools.product(thread_counts, peer_calls(workload, data, indices, updates)):
             if threads:
                 torch.set_num_threads(threads)
             median_ms, min_ms = time_call(call, args.repeat, calls, sync)
@@ -166,10 +190,10 @@ def main():
             if args.json:
                 print(json.dumps(row), flush=True)
             elif workload.get("latency"):
-                print(f"{workload['id']:3} {name:42} {threads} thr  {median_ms * 1e3:9.3f} us/call "
+                print(f"{workload['id']:3} {name:58} {threads} thr  {median_ms * 1e3:9.3f} us/call "
                       f"(min {min_ms * 1e3:.3f})", flush=True)
             else:
-                print(f"{workload['id']:3} {name:42} {threads} thr  {median_ms:9.3f} ms (min {min_ms:.3f})  "
+                print(f"{workload['id']:3} {name:58} {threads} thr  {median_ms:9.3f} ms (min {min_ms:.3f})  "
                       f"{row['gbps']:6.2f} GB/s", flush=True)
     return 0
 
