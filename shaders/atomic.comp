@@ -355,7 +355,7 @@ void slab_atomic_fold(int g) {
     const int lane = int(gl_LocalInvocationID.x);
     const Tile tl = tile_of(g);
     const int slots = tl.targets * tl.columns, updates = tl.items * tl.index_columns;
-    const uint r = uint(param(P_REDUCTION));
+    const uint r = call_reduction();
     const bool max_min = r == SCATTER_REDUCTION_MAX || r == SCATTER_REDUCTION_MIN;
     const bool exclude = param(P_EXCLUDE_SELF) != 0;
     const int counts_at = slots, nans_at = exclude ? 2 * slots : slots;
@@ -416,7 +416,7 @@ void main() {
     int out_offset, update_offset, key;
     if (!locate(int(id), out_offset, update_offset, key)) return;
     uint to = tensor_byte(T_OUT, out_offset);
-    uint r = uint(param(P_REDUCTION));
+    uint r = call_reduction();
     if (pc.mode == SCATTER_MODE_ATOMIC_RESET) {
         store_out_element(to, identity_raw(r));
         return;

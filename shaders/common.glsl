@@ -55,6 +55,13 @@ layout(constant_id = 0) const bool ONE_WINDOW = false;
 uint window_of(uint word) { return ONE_WINDOW ? 0u : word >> uint(param(P_WINDOW_SHIFT)); }
 uint offset_in_window(uint word) { return ONE_WINDOW ? word : word & ((1u << uint(param(P_WINDOW_SHIFT))) - 1u); }
 
+// Specialization constant 3: the call's reduction (a scatter_reduction value), or -1 to read it
+// from the parameter block. Set, it lets the driver drop every other reduction's arithmetic
+// (exact division, soft multiply, complex and f16 steps) from the pipeline: fewer registers a
+// lane, so more lanes resident to hide the latency of the folds' gathers.
+layout(constant_id = 3) const int REDUCTION_CONSTANT = -1;
+uint call_reduction() { return REDUCTION_CONSTANT >= 0 ? uint(REDUCTION_CONSTANT) : uint(param(P_REDUCTION)); }
+
 // Windows are indexed by constants only, so no descriptor-indexing feature is needed.
 #define SCATTER_WINDOW_LOAD(NAME, BLOCK)                           \
     uint NAME(uint word) {                                         \

@@ -57,7 +57,7 @@ void apply_update(int out_offset, int update_offset, int count_index) {
     uint piece = piece_size_for(from, to, size);
     for (uint b = 0u; b < size; b += piece) out_store_piece(to + b, piece, update_piece(from + b, piece));
 #else
-    uint reduction = uint(param(P_REDUCTION));
+    uint reduction = call_reduction();
     uvec4 target;
     bool fresh = false;
     if (param(P_HAS_COUNTS) != 0) {
@@ -338,7 +338,7 @@ void apply_target(int t, uint chunk) {
     if (chunk > 0u && hits <= begin) return;  // this key was done in an earlier pass
     uint to = tensor_byte(T_OUT, offset_of_flat(T_OUT, t));
     if (hits == 0u && in_place()) return;
-    uint reduction = uint(param(P_REDUCTION));
+    uint reduction = call_reduction();
     bool exclude = param(P_EXCLUDE_SELF) != 0;
     uvec4 value;
     if (chunk > 0u) {
@@ -432,7 +432,7 @@ void slab_fold(int g) {
     }
     memoryBarrierShared();
     barrier();
-    const uint reduction = uint(param(P_REDUCTION));
+    const uint reduction = call_reduction();
     const bool exclude = param(P_EXCLUDE_SELF) != 0;
     // Each lane reads its update of the next chunk while the current one folds (a GPU then waits
     // on global memory once per chunk, overlapped with the fold, not once per update folded).

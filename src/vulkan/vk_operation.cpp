@@ -550,6 +550,10 @@ Status RecordedOperation::choose_pipelines(Passes* out) const {
     }
     scatter.one_window = one_window;
     scatter.slab_words = path_.slab_words;
+    // The reduction as a specialization constant (reduction_constants): the pipeline then holds
+    // only that reduction's arithmetic. `none` runs the byte copy, which has no other.
+    const int32_t reduction = !none && device_.algorithms.reduction_constants ? int32_t(p.reduction) : -1;
+    scatter.reduction = reduction;
     if (uses_scatter) SCATTER_RETURN_IF_ERROR(pipelines_.get(scatter, &out->scatter));
     if (atomic || path_.slab_atomics) {
         PipelineKey atomic_key = key(Shader::Atomic);
@@ -557,6 +561,7 @@ Status RecordedOperation::choose_pipelines(Passes* out) const {
         atomic_key.native_float_add = out->native_float_add;
         atomic_key.slab = path_.slab_atomics;
         atomic_key.slab_words = path_.slab_atomics ? path_.slab_words : 0;
+        atomic_key.reduction = reduction;
         SCATTER_RETURN_IF_ERROR(pipelines_.get(atomic_key, &out->atomic));
     }
     return Status();

@@ -25,9 +25,11 @@ struct PipelineKey {
     bool four_bit_digits = false;   // RadixSort: 4-bit digits (`_d4`)
     bool slab = false;              // Atomic: the slab path's order-free folds (`_slab`)
     // Specialization constants: 0, every binding within its first window; 1, the slab path's
-    // shared table in words (0: the shader's default).
+    // shared table in words (0: the shader's default); 3 (Scatter, Atomic), the call's reduction,
+    // so that the pipeline holds only its arithmetic (-1: read from the parameters, any reduction).
     bool one_window = false;
     uint32_t slab_words = 0;
+    int32_t reduction = -1;
 };
 
 bool operator<(const PipelineKey& a, const PipelineKey& b);

@@ -74,13 +74,16 @@ Status PipelineSet::get(const PipelineKey& key, VkPipeline* out) {
     const struct {
         VkBool32 one_window;
         VkBool32 opaque_param_offsets;
+        int32_t reduction;
         uint32_t slab_words;
-    } values = {key.one_window ? VK_TRUE : VK_FALSE, llvmpipe ? VK_TRUE : VK_FALSE, key.slab_words};
-    const VkSpecializationMapEntry entries[3] = {
+    } values = {key.one_window ? VK_TRUE : VK_FALSE, llvmpipe ? VK_TRUE : VK_FALSE, key.reduction, key.slab_words};
+    // (Constant 3 exists in the modules that include common.glsl; the others ignore the entry.)
+    const VkSpecializationMapEntry entries[4] = {
         {0, offsetof(decltype(values), one_window), sizeof(VkBool32)},
         {2, offsetof(decltype(values), opaque_param_offsets), sizeof(VkBool32)},
+        {3, offsetof(decltype(values), reduction), sizeof(int32_t)},
         {1, offsetof(decltype(values), slab_words), sizeof(uint32_t)}};
-    VkSpecializationInfo specialization{key.slab_words != 0 ? 3u : 2u, entries, sizeof values, &values};
+    VkSpecializationInfo specialization{key.slab_words != 0 ? 4u : 3u, entries, sizeof values, &values};
     info.stage.pSpecializationInfo = &specialization;
     info.layout = layout_;
     VkPipeline pipeline = VK_NULL_HANDLE;

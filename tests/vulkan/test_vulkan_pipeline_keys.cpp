@@ -58,7 +58,9 @@ std::vector<PipelineKey> reachable_keys() {
                 k.small_stores = ss;
                 k.denorm_preserve = dp;
                 add(k);
-                k.slab_words = 4096;  // a specialization constant: the same module
+                k.slab_words = 4096;  // specialization constants: the same module
+                add(k);
+                k.reduction = SCATTER_REDUCTION_ADD;
                 add(k);
             }
         }
@@ -67,6 +69,9 @@ std::vector<PipelineKey> reachable_keys() {
         k.shader = Shader::Atomic;
         k.dtype = t;
         add(k);
+        k.reduction = SCATTER_REDUCTION_MAX;
+        add(k);
+        k.reduction = -1;
         if (t == SCATTER_DTYPE_F32) {
             k.native_float_add = true;
             add(k);
@@ -99,6 +104,7 @@ TEST(PipelineKeys, DistinctVariantsNameDistinctModules) {
     for (PipelineKey key : reachable_keys()) {
         key.one_window = false;
         key.slab_words = 0;
+        key.reduction = -1;
         auto [at, inserted] = seen.emplace(scatter::module_name(key), key);
         if (!inserted) {
             EXPECT_TRUE(at->second == key) << at->first << " names two variants";
@@ -115,7 +121,7 @@ TEST(PipelineKeys, OrderIsStrictAndCoversEveryField) {
     PipelineKey a, b;
     EXPECT_FALSE(a < b);
     EXPECT_FALSE(b < a);
-    b.slab_words = 1;  // the last field still tells keys apart
+    b.reduction = SCATTER_REDUCTION_ADD;  // the last field still tells keys apart
     EXPECT_TRUE(a < b);
     EXPECT_FALSE(b < a);
     EXPECT_FALSE(a == b);
