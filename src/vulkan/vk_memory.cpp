@@ -22,7 +22,10 @@ Status allocate(VulkanDevice& device, uint64_t size, MemoryUse use, Allocation* 
     Allocation a;
     a.use = use;
     a.transient = use != MemoryUse::Storage;
-    a.size = a.transient ? TransientCache::size_class(size) : std::max<uint64_t>(size, 16);  // never empty
+    // Never empty, and whole words: vkCmdFillBuffer (which zeroes a new buffer on a discrete GPU)
+    // and shader stores work in 4-byte units, so a buffer of 4k + 3 bytes would keep 3 bytes of
+    // whatever its memory held before (vulkan.chunks_staged caught it once memory was reused).
+    a.size = a.transient ? TransientCache::size_class(size) : std::max<uint64_t>((size + 3) & ~uint64_t(3), 16);
     if (a.transient && device.transient->take_memory(int(use), a.size, &a)) {
         *out = a;
         return Status();
@@ -130,7 +133,7 @@ Status VulkanBuffer::create(VulkanDevice& device, uint64_t size, std::unique_ptr
     if (!unmapped.empty())
         SCATTER_RETURN_IF_ERROR(device.run_commands([&](VkCommandBuffer cmd) {
             for (const Allocation* chunk : unmapped)
-                device.vk.vkCmdFillBuffer(cmd, chunk->buffer, 0, chunk->size & ~uint64_t(3), 0);
+                device.vk.vkCmdFillBuffer(cmd, chunk->buffer, 0, chunk->size, 0);
         }));
     *out = std::move(b);
     return Status();
