@@ -27,9 +27,11 @@ inline void apply_run_loop(char* target, const char* update, int64_t n) {
 
 using RunFunction = void (*)(char* target, const char* update, int64_t n);
 
-// RunClone<C>::function: the cloned run of Combine C, or nullptr where there is none.
+// RunClone<C>::function: the cloned run of Combine C where kCloned. (A flag, not a test of the
+// pointer: GCC's -fsanitize=undefined makes `&f != nullptr` no constant expression.)
 template <class C>
 struct RunClone {
+    static constexpr bool kCloned = false;
     static constexpr RunFunction function = nullptr;
 };
 
@@ -60,6 +62,7 @@ using F64Traits = FloatTraits<double, double>;
     void run_clone_##NAME(char* target, const char* update, int64_t n); \
     template <>                                                        \
     struct RunClone<Combine<R, TR, S>> {                               \
+        static constexpr bool kCloned = true;                          \
         static constexpr RunFunction function = &run_clone_##NAME;     \
     };
 SCATTER_RUN_CLONES(SCATTER_DECLARE_RUN_CLONE)

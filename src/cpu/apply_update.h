@@ -43,7 +43,7 @@ struct Reduce {
     // A contiguous run of n targets and updates: a plain loop the compiler vectorizes, built for
     // AVX2 too where apply_runs.h has a clone of it.
     void apply_run(char* target, const char* update, int64_t n) const {
-        if constexpr (RunClone<C>::function != nullptr) RunClone<C>::function(target, update, n);
+        if constexpr (RunClone<C>::kCloned) RunClone<C>::function(target, update, n);
         else apply_run_loop<S, C>(target, update, n);
     }
     // exclude_self: a target's first update starts from the identity.

@@ -48,7 +48,7 @@ S random_value(std::mt19937_64& rng) {
 // The run of Combine C over lengths 0..70 (vector bodies and every tail) against C::apply.
 template <class S, class C>
 void expect_run_matches_elements() {
-    static_assert(RunClone<C>::function != nullptr, "no cloned run for this reduction");
+    static_assert(RunClone<C>::kCloned, "no cloned run for this reduction");
     std::mt19937_64 rng(20261126);
     for (int trial = 0; trial < 40; ++trial) {
         for (int64_t n = 0; n <= 70; ++n) {
