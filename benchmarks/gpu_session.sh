@@ -21,10 +21,12 @@
 # ab: bench with every path on (A) and with FEATURES (a switch list) hidden under every variant
 #   (B), each once more without variants (the spread between processes), a --profile run of B, then the
 #   differential random cases under B; back: ab.txt (both tables, B's profile, the test), ab_raw.tgz.
-# large (issue 15): with storage-buffer windows of 1 GiB (SCATTER_VULKAN_TEST_WINDOW_BYTES), the
-#   4 GiB table test (vulkan.Basics.DISABLED_FourGiBTableWithGiBWindows), then W15 (rows add into
-#   a 4 GiB table) resident with --profile, and PyTorch CUDA on W15; back: large.txt. If the test
-#   passes, the default window cap can rise to 1 GiB (src/vulkan/vk_switches.h).
+# large (issue 15): the 4 GiB table test by buffer device address at the device's windows
+#   (vulkan.Basics.DISABLED_FourGiBTableByAddress) and W15 (rows add into a 4 GiB table) that way,
+#   resident with --profile; then with storage-buffer windows of 1 GiB
+#   (SCATTER_VULKAN_TEST_WINDOW_BYTES) the same table through 4 windows
+#   (DISABLED_FourGiBTableWithGiBWindows) and W15 again; PyTorch CUDA on W15; back: large.txt.
+#   If the windowed test passes, the default window cap can rise to 1 GiB (src/vulkan/vk_switches.h).
 # SCATTER_BENCH_HIDE (environment): switches hidden in every bench process of this run.
 set -uo pipefail
 mode=${1:-bench}
@@ -151,13 +153,20 @@ case "$mode" in
   large)  # one file comes back: large.txt
     summary=$out/large.txt
     : > "$summary"
-    export SCATTER_VULKAN_TEST_WINDOW_BYTES=1073741824
     bin=$(dirname "$(command -v scatter)")
     scatter devices >> "$summary" 2>&1
-    run_logged four_gib_table 300 "$bin/scatter_vulkan_basics" --gtest_also_run_disabled_tests \
-      --gtest_filter='*FourGiBTableWithGiBWindows*:*TableOfFourWindows*:*PastTwoGiB*'
+    run_logged four_gib_by_address 300 "$bin/scatter_vulkan_basics" --gtest_also_run_disabled_tests \
+      --gtest_filter='*FourGiBTableByAddress*:*TableBeyondFourWindows*:*PastTwoGiB*'
+    echo "W15 by buffer device address:" >> "$summary"
     timeout 300 scatter bench --backend vulkan --resident --workload W15 --repeat 5 --profile >> "$summary" 2>&1
     echo "scatter bench rc=$?" >> "$summary"
+    export SCATTER_VULKAN_TEST_WINDOW_BYTES=1073741824
+    run_logged four_gib_table 300 "$bin/scatter_vulkan_basics" --gtest_also_run_disabled_tests \
+      --gtest_filter='*FourGiBTableWithGiBWindows*:*TableOfFourWindows*'
+    echo "W15 through 4 windows of 1 GiB:" >> "$summary"
+    timeout 300 scatter bench --backend vulkan --resident --workload W15 --repeat 5 --profile >> "$summary" 2>&1
+    echo "scatter bench rc=$?" >> "$summary"
+    unset SCATTER_VULKAN_TEST_WINDOW_BYTES
     timeout 200 python3 "$here/peers_torch.py" --device cuda --workload W15 --repeat 5 >> "$summary" 2>&1
     echo "peers_torch rc=$?" >> "$summary"
     ;;

@@ -87,31 +87,41 @@ function(scatter_compile_shader out_var)
   set(${out_var} ${${out_var}} ${header} PARENT_SCOPE)
 endfunction()
 
+# scatter_add_module(<name> <file.comp> [-D...]) inside scatter_embed_shaders: one module, listed
+# in the registry.
+macro(scatter_add_module name source)
+  scatter_compile_shader(headers NAME ${name} SOURCE ${source} DEFINES ${ARGN})
+  list(APPEND names ${name})
+endmacro()
+# scatter_add_module_pair(...): the module and its `_ad` twin, which reaches every tensor through
+# its buffer device address instead of binding windows (SCATTER_ADDRESSES, shaders/common.glsl),
+# for tensors that the windows cannot hold.
+macro(scatter_add_module_pair name source)
+  scatter_add_module(${name} ${source} ${ARGN})
+  scatter_add_module(${name}_ad ${source} ${ARGN} -DSCATTER_ADDRESSES=1)
+endmacro()
+
 # scatter_embed_shaders(<target>): compiles every module and adds the registry to <target>.
 function(scatter_embed_shaders target)
   set(headers)
-  set(names index copy buckets)
-  scatter_compile_shader(headers NAME index SOURCE index.comp)
-  scatter_compile_shader(headers NAME buckets SOURCE buckets.comp)
+  set(names)
+  scatter_add_module_pair(index index.comp)
+  scatter_add_module_pair(buckets buckets.comp)
   # The same with ALLOCATE's workgroup scan in subgroup operations, for devices that have them.
-  scatter_compile_shader(headers NAME buckets_sg SOURCE buckets.comp DEFINES -DSCATTER_SUBGROUPS=1)
-  list(APPEND names buckets_sg)
-  scatter_compile_shader(headers NAME copy SOURCE copy.comp)
+  scatter_add_module_pair(buckets_sg buckets.comp -DSCATTER_SUBGROUPS=1)
+  scatter_add_module_pair(copy copy.comp)
   # The stable radix sort of (32-bit key, payload) pairs (src/vulkan/vk_radix_sort.h), 8-bit
-  # digits; `_d4` the same with 4-bit digits.
-  scatter_compile_shader(headers NAME radix_sort SOURCE radix_sort.comp)
-  scatter_compile_shader(headers NAME radix_sort_d4 SOURCE radix_sort.comp DEFINES -DRADIX_SORT_DIGIT_BITS=4)
-  list(APPEND names radix_sort radix_sort_d4)
+  # digits; `_d4` the same with 4-bit digits. It reads only scratch, which windows always hold.
+  scatter_add_module(radix_sort radix_sort.comp)
+  scatter_add_module(radix_sort_d4 radix_sort.comp -DRADIX_SORT_DIGIT_BITS=4)
   # `_ss` variants store 1- and 2-byte pieces of out directly (8/16-bit storage, where the device
   # has it) instead of with two atomics on the word: SCATTER_SMALL_STORES = 1 bytes, 2 halves, 3 both.
-  scatter_compile_shader(headers NAME copy_ss SOURCE copy.comp DEFINES -DSCATTER_SMALL_STORES=3)
-  list(APPEND names copy_ss)
+  scatter_add_module_pair(copy_ss copy.comp -DSCATTER_SMALL_STORES=3)
   foreach(variant ${SCATTER_SCATTER_VARIANTS})
     string(REPLACE ":" ";" parts ${variant})
     list(GET parts 0 suffix)
     list(GET parts 1 value)
-    scatter_compile_shader(headers NAME scatter_${suffix} SOURCE scatter.comp DEFINES -DSCATTER_DTYPE=${value})
-    list(APPEND names scatter_${suffix})
+    scatter_add_module_pair(scatter_${suffix} scatter.comp -DSCATTER_DTYPE=${value})
     set(small "")
     if(suffix STREQUAL "raw")
       set(small 3)
@@ -121,37 +131,27 @@ function(scatter_embed_shaders target)
       set(small 2)
     endif()
     if(small)
-      scatter_compile_shader(headers NAME scatter_${suffix}_ss SOURCE scatter.comp
-        DEFINES -DSCATTER_DTYPE=${value} -DSCATTER_SMALL_STORES=${small})
-      list(APPEND names scatter_${suffix}_ss)
+      scatter_add_module_pair(scatter_${suffix}_ss scatter.comp -DSCATTER_DTYPE=${value} -DSCATTER_SMALL_STORES=${small})
     endif()
     if(suffix MATCHES "^(f16|bf16|f32|f64|c64|c128)$")
       # The same with subnormals preserved (SPV_KHR_float_controls), for devices that allow it.
-      scatter_compile_shader(headers NAME scatter_${suffix}_dp SOURCE scatter.comp
-        DEFINES -DSCATTER_DTYPE=${value} -DSCATTER_DENORM_PRESERVE=1)
-      list(APPEND names scatter_${suffix}_dp)
+      scatter_add_module_pair(scatter_${suffix}_dp scatter.comp -DSCATTER_DTYPE=${value} -DSCATTER_DENORM_PRESERVE=1)
       if(small)
-        scatter_compile_shader(headers NAME scatter_${suffix}_dp_ss SOURCE scatter.comp
-          DEFINES -DSCATTER_DTYPE=${value} -DSCATTER_DENORM_PRESERVE=1 -DSCATTER_SMALL_STORES=${small})
-        list(APPEND names scatter_${suffix}_dp_ss)
+        scatter_add_module_pair(scatter_${suffix}_dp_ss scatter.comp
+          -DSCATTER_DTYPE=${value} -DSCATTER_DENORM_PRESERVE=1 -DSCATTER_SMALL_STORES=${small})
       endif()
     endif()
     if(NOT suffix MATCHES "^(raw|c128)$")
       # The atomic path (atomic.comp): no raw variant (`none` never takes it), and no 16-byte
       # element has an atomic wide enough.
-      scatter_compile_shader(headers NAME atomic_${suffix} SOURCE atomic.comp DEFINES -DSCATTER_DTYPE=${value})
-      list(APPEND names atomic_${suffix})
+      scatter_add_module_pair(atomic_${suffix} atomic.comp -DSCATTER_DTYPE=${value})
       if(suffix MATCHES "^(i8|i16|i32|i64|u8|u16|u32|u64|f32|f64)$")
         # The slab path's order-free reductions with shared-memory atomics (mode SLAB).
-        scatter_compile_shader(headers NAME atomic_${suffix}_slab SOURCE atomic.comp
-          DEFINES -DSCATTER_DTYPE=${value} -DSCATTER_SLAB_ATOMICS=1)
-        list(APPEND names atomic_${suffix}_slab)
+        scatter_add_module_pair(atomic_${suffix}_slab atomic.comp -DSCATTER_DTYPE=${value} -DSCATTER_SLAB_ATOMICS=1)
       endif()
       if(suffix STREQUAL "f32")
         # f32 add/sub with the device's float atomicAdd (allowed non-determinism only).
-        scatter_compile_shader(headers NAME atomic_f32_fa SOURCE atomic.comp
-          DEFINES -DSCATTER_DTYPE=${value} -DATOMIC_FLOAT_ADD=1)
-        list(APPEND names atomic_f32_fa)
+        scatter_add_module_pair(atomic_f32_fa atomic.comp -DSCATTER_DTYPE=${value} -DATOMIC_FLOAT_ADD=1)
       endif()
     endif()
   endforeach()

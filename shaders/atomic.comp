@@ -31,7 +31,12 @@
 #define ATOMIC_WIDE 1
 #extension GL_EXT_shader_explicit_arithmetic_types_int64 : require
 #extension GL_EXT_shader_atomic_int64 : require
+#if defined(SCATTER_ADDRESSES)
+layout(buffer_reference, std430, buffer_reference_align = 8) buffer Word64Ref { uint64_t v; };
+layout(buffer_reference, std430, buffer_reference_align = 8) buffer Int64Ref { int64_t v; };
+#else
 layout(std430, binding = SCATTER_BINDING_OUT) buffer OutWindow64 { uint64_t w[]; } out64_windows[SCATTER_WINDOWS];
+#endif
 #endif
 
 // The target and update element offsets of update element `id`, and the target's row-major
@@ -94,20 +99,13 @@ bool element_is_nan(uvec4 v) {
     return real_is_nan(widen(v.x));
 #endif
 }
-SCATTER_WINDOW_ATOMIC(scratch_min_word, scratch_windows, atomicMin)
+SCATTER_WINDOW_ATOMIC(scratch_min_word, scratch_windows, A_SCRATCH, USE_ATOMIC_MIN)
 #endif
 
-uint out_compare_swap(uint word, uint compare, uint value) {
-    uint o = offset_in_window(word);
-    switch (window_of(word)) {
-        case 0u: return atomicCompSwap(out_windows[0].w[o], compare, value);
-        case 1u: return atomicCompSwap(out_windows[1].w[o], compare, value);
-        case 2u: return atomicCompSwap(out_windows[2].w[o], compare, value);
-        default: return atomicCompSwap(out_windows[3].w[o], compare, value);
-    }
-}
+uint out_compare_swap(uint word, uint compare, uint value)
+    SCATTER_AT(out_windows, WordRef, A_OUT, word, 1u, USE_RETURN_COMPARE_SWAP)
 
-SCATTER_WINDOW_ATOMIC(out_add_word, out_windows, atomicAdd)
+SCATTER_WINDOW_ATOMIC(out_add_word, out_windows, A_OUT, USE_ATOMIC_ADD)
 
 // Max/min of 4- and 8-byte elements: the device's atomicMax/atomicMin on a signed or unsigned
 // view of out, one atomic per update; a compare-and-swap loop retries under contention (on the
@@ -120,39 +118,36 @@ SCATTER_WINDOW_ATOMIC(out_add_word, out_windows, atomicAdd)
 // same bits. VK_EXT_shader_atomic_float2's float max/min would need a feature and treat -0 = +0.
 #if SCATTER_DTYPE == SCATTER_DTYPE_I32 || SCATTER_DTYPE == SCATTER_DTYPE_U32 || SCATTER_DTYPE == SCATTER_DTYPE_F32
 #define NATIVE_MAX_MIN 1
+#if !defined(SCATTER_ADDRESSES)
 layout(std430, binding = SCATTER_BINDING_OUT) buffer OutWindowI32 { int w[]; } out_i32_windows[SCATTER_WINDOWS];
-#define SIGNED_AT(WINDOW) out_i32_windows[WINDOW].w[o]
-#define UNSIGNED_AT(WINDOW) out_windows[WINDOW].w[o]
+#endif
+#define SIGNED_WINDOWS out_i32_windows
+#define SIGNED_REF IntRef
+#define UNSIGNED_WINDOWS out_windows
+#define UNSIGNED_REF WordRef
 #define SIGNED_VALUE int(u.x)
 #define UNSIGNED_VALUE u.x
 #define SIGN_WORD(u) u.x
 #elif SCATTER_DTYPE == SCATTER_DTYPE_I64 || SCATTER_DTYPE == SCATTER_DTYPE_U64 || SCATTER_DTYPE == SCATTER_DTYPE_F64
 #define NATIVE_MAX_MIN 1
+#if !defined(SCATTER_ADDRESSES)
 layout(std430, binding = SCATTER_BINDING_OUT) buffer OutWindowI64 { int64_t w[]; } out_i64_windows[SCATTER_WINDOWS];
-#define SIGNED_AT(WINDOW) out_i64_windows[WINDOW].w[o]
-#define UNSIGNED_AT(WINDOW) out64_windows[WINDOW].w[o]
+#endif
+#define SIGNED_WINDOWS out_i64_windows
+#define SIGNED_REF Int64Ref
+#define UNSIGNED_WINDOWS out64_windows
+#define UNSIGNED_REF Word64Ref
 #define SIGNED_VALUE int64_t(packUint2x32(u.xy))
 #define UNSIGNED_VALUE packUint2x32(u.xy)
 #define SIGN_WORD(u) u.y
 #endif
 #if defined(NATIVE_MAX_MIN)
-#define MAX_MIN_AT(WINDOW)                                                                   \
-    if (signed_view) {                                                                       \
-        if (take_max) atomicMax(SIGNED_AT(WINDOW), SIGNED_VALUE);                            \
-        else atomicMin(SIGNED_AT(WINDOW), SIGNED_VALUE);                                     \
-    } else {                                                                                 \
-        if (take_max) atomicMax(UNSIGNED_AT(WINDOW), UNSIGNED_VALUE);                        \
-        else atomicMin(UNSIGNED_AT(WINDOW), UNSIGNED_VALUE);                                 \
-    }
+#define USE_SIGNED_MAX_MIN(L) if (take_max) atomicMax(L, SIGNED_VALUE); else atomicMin(L, SIGNED_VALUE);
+#define USE_UNSIGNED_MAX_MIN(L) if (take_max) atomicMax(L, UNSIGNED_VALUE); else atomicMin(L, UNSIGNED_VALUE);
 // `word` holds the element (8-byte elements: an even word, 8-byte aligned in its window).
 void out_max_min(uint word, uvec4 u, bool signed_view, bool take_max) {
-    uint o = offset_in_window(word) / (ELEMENT_SIZE / 4u);
-    switch (window_of(word)) {
-        case 0u: MAX_MIN_AT(0) break;
-        case 1u: MAX_MIN_AT(1) break;
-        case 2u: MAX_MIN_AT(2) break;
-        default: MAX_MIN_AT(3) break;
-    }
+    if (signed_view) SCATTER_AT(SIGNED_WINDOWS, SIGNED_REF, A_OUT, word, ELEMENT_SIZE / 4u, USE_SIGNED_MAX_MIN)
+    else SCATTER_AT(UNSIGNED_WINDOWS, UNSIGNED_REF, A_OUT, word, ELEMENT_SIZE / 4u, USE_UNSIGNED_MAX_MIN)
 }
 
 // True when the update went through a native atomic; false leaves it to the CAS loop.
@@ -180,40 +175,19 @@ bool native_max_min(uint word, uvec4 u, uint r) {
 
 #if defined(ATOMIC_FLOAT_ADD)
 #extension GL_EXT_shader_atomic_float : require
+#if !defined(SCATTER_ADDRESSES)
 layout(std430, binding = SCATTER_BINDING_OUT) buffer OutWindowFloat { float w[]; } out_float_windows[SCATTER_WINDOWS];
+#endif
 
-void out_add_float(uint word, float value) {
-    uint o = offset_in_window(word);
-    switch (window_of(word)) {
-        case 0u: atomicAdd(out_float_windows[0].w[o], value); break;
-        case 1u: atomicAdd(out_float_windows[1].w[o], value); break;
-        case 2u: atomicAdd(out_float_windows[2].w[o], value); break;
-        default: atomicAdd(out_float_windows[3].w[o], value); break;
-    }
-}
+void out_add_float(uint word, float value) SCATTER_AT(out_float_windows, FloatRef, A_OUT, word, 1u, USE_ATOMIC_ADD)
 #endif
 
 #if defined(ATOMIC_WIDE)
 // `word` is even: the element is 8-byte aligned within its window (the host checks).
-uint64_t out_compare_swap64(uint word, uint64_t compare, uint64_t value) {
-    uint o = offset_in_window(word) >> 1u;
-    switch (window_of(word)) {
-        case 0u: return atomicCompSwap(out64_windows[0].w[o], compare, value);
-        case 1u: return atomicCompSwap(out64_windows[1].w[o], compare, value);
-        case 2u: return atomicCompSwap(out64_windows[2].w[o], compare, value);
-        default: return atomicCompSwap(out64_windows[3].w[o], compare, value);
-    }
-}
+uint64_t out_compare_swap64(uint word, uint64_t compare, uint64_t value)
+    SCATTER_AT(out64_windows, Word64Ref, A_OUT, word, 2u, USE_RETURN_COMPARE_SWAP)
 
-void out_add64(uint word, uint64_t value) {
-    uint o = offset_in_window(word) >> 1u;
-    switch (window_of(word)) {
-        case 0u: atomicAdd(out64_windows[0].w[o], value); break;
-        case 1u: atomicAdd(out64_windows[1].w[o], value); break;
-        case 2u: atomicAdd(out64_windows[2].w[o], value); break;
-        default: atomicAdd(out64_windows[3].w[o], value); break;
-    }
-}
+void out_add64(uint word, uint64_t value) SCATTER_AT(out64_windows, Word64Ref, A_OUT, word, 2u, USE_ATOMIC_ADD)
 
 void apply_atomic(uint byte, uvec4 u, uint r) {
     uint word = byte >> 2u;

@@ -28,17 +28,9 @@
 #extension GL_GOOGLE_include_directive : require
 #include "common.glsl"
 
-SCATTER_WINDOW_ATOMIC(scratch_max_word, scratch_windows, atomicMax)
+SCATTER_WINDOW_ATOMIC(scratch_max_word, scratch_windows, A_SCRATCH, USE_ATOMIC_MAX)
 
-uint scratch_add_word(uint word, uint value) {
-    uint o = offset_in_window(word);
-    switch (window_of(word)) {
-        case 0u: return atomicAdd(scratch_windows[0].w[o], value);
-        case 1u: return atomicAdd(scratch_windows[1].w[o], value);
-        case 2u: return atomicAdd(scratch_windows[2].w[o], value);
-        default: return atomicAdd(scratch_windows[3].w[o], value);
-    }
-}
+uint scratch_add_word(uint word, uint value) SCATTER_AT(scratch_windows, WordRef, A_SCRATCH, word, 1u, USE_RETURN_ATOMIC_ADD)
 
 // The key of `item`, or -1 when its update is skipped (out-of-range policy skip, or an index
 // error under policy ERROR, recorded by element_key).

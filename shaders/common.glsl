@@ -1,6 +1,7 @@
 // Bindings, windowed buffer access, tensor geometry and index resolution shared by every pass.
 // Memory is addressed in bytes relative to the start of a tensor's bound windows; each window is
-// a power-of-two number of 32-bit words, so word w lives in window w >> shift.
+// a power-of-two number of 32-bit words, so word w lives in window w >> shift. The `_ad` variants
+// (SCATTER_ADDRESSES) reach the same bytes from the binding's buffer device address instead.
 #extension GL_GOOGLE_include_directive : require
 #include "scatter_shared.h"
 // The public header's enumerators (dtype, reduction, out-of-range policy, op), generated from it.
@@ -38,11 +39,13 @@ int param(int i) { return param_words[(i >> 2) + (OPAQUE_PARAM_OFFSETS ? int(gl_
 // No two bindings share memory (core rejects overlapping tensors; in place, data is never read):
 // `restrict` lets the compiler keep tensor words in registers across stores.
 layout(std430, binding = SCATTER_BINDING_STATUS) buffer Status { uint status_words[]; };
+#if !defined(SCATTER_ADDRESSES)
 layout(std430, binding = SCATTER_BINDING_OUT) SCATTER_OUT_QUALIFIER buffer OutWindow { uint w[]; } out_windows[SCATTER_WINDOWS];
 layout(std430, binding = SCATTER_BINDING_DATA) restrict readonly buffer DataWindow { uint w[]; } data_windows[SCATTER_WINDOWS];
 layout(std430, binding = SCATTER_BINDING_INDICES) restrict readonly buffer IndexWindow { uint w[]; } index_windows[SCATTER_WINDOWS];
 layout(std430, binding = SCATTER_BINDING_UPDATES) restrict readonly buffer UpdateWindow { uint w[]; } update_windows[SCATTER_WINDOWS];
 layout(std430, binding = SCATTER_BINDING_SCRATCH) restrict buffer ScratchWindow { uint w[]; } scratch_windows[SCATTER_WINDOWS];
+#endif
 
 uint invocation_index() {
     return (gl_WorkGroupID.y * gl_NumWorkGroups.x + gl_WorkGroupID.x) * SCATTER_WORKGROUP_SIZE +
@@ -62,47 +65,78 @@ uint offset_in_window(uint word) { return ONE_WINDOW ? word : word & ((1u << uin
 layout(constant_id = 3) const int REDUCTION_CONSTANT = -1;
 uint call_reduction() { return REDUCTION_CONSTANT >= 0 ? uint(REDUCTION_CONSTANT) : uint(param(P_REDUCTION)); }
 
-// Windows are indexed by constants only, so no descriptor-indexing feature is needed.
-#define SCATTER_WINDOW_LOAD(NAME, BLOCK)                           \
-    uint NAME(uint word) {                                         \
-        uint o = offset_in_window(word);                           \
-        switch (window_of(word)) {                                 \
-            case 0u: return BLOCK[0].w[o];                         \
-            case 1u: return BLOCK[1].w[o];                         \
-            case 2u: return BLOCK[2].w[o];                         \
-            default: return BLOCK[3].w[o];                         \
-        }                                                          \
+#if defined(SCATTER_ADDRESSES)
+// The `_ad` variants (SCATTER_ADDRESSES): every tensor and scratch through its buffer device
+// address (64-bit, as two words of the parameter block: no 64-bit shader integers needed),
+// for tensors that 4 windows cannot hold. A byte position is still a uint from the binding's
+// start, so a binding may span 4 GiB; each access builds the pointer to its own element, so no
+// array index (signed in SPIR-V) ever exceeds 2^31.
+#extension GL_EXT_buffer_reference : require
+#extension GL_EXT_buffer_reference_uvec2 : require
+layout(buffer_reference, std430, buffer_reference_align = 4) buffer WordRef { uint v; };
+layout(buffer_reference, std430, buffer_reference_align = 4) buffer IntRef { int v; };
+layout(buffer_reference, std430, buffer_reference_align = 4) buffer FloatRef { float v; };
+// Byte `byte` of binding A_* (the address of the start of its first window, P_ADDRESSES).
+uvec2 binding_address(int binding, uint byte) {
+    uvec2 base = uvec2(uint(param(P_ADDRESSES + 2 * binding)), uint(param(P_ADDRESSES + 2 * binding + 1)));
+    uint carry;
+    uint low = uaddCarry(base.x, byte, carry);
+    return uvec2(low, base.y + carry);
+}
+// USE(lvalue) on the element whose first 32-bit word is `WORD` of binding `BINDING`, seen as
+// REF (one element, WordRef/IntRef/...); the windowed variant's arguments are ignored.
+#define SCATTER_AT(WINDOWS, REF, BINDING, WORD, UNIT_WORDS, USE) \
+    { USE(REF(binding_address(BINDING, (WORD) * 4u)).v) }
+#else
+// USE(lvalue) on the element whose first 32-bit word is `WORD`, in its window of WINDOWS (an
+// array of blocks of elements of UNIT_WORDS words each). Windows are indexed by constants only,
+// so no descriptor-indexing feature is needed.
+#define SCATTER_AT(WINDOWS, REF, BINDING, WORD, UNIT_WORDS, USE)       \
+    {                                                                  \
+        uint o_ = offset_in_window(WORD) / (UNIT_WORDS);               \
+        switch (window_of(WORD)) {                                     \
+            case 0u: USE(WINDOWS[0].w[o_]) break;                      \
+            case 1u: USE(WINDOWS[1].w[o_]) break;                      \
+            case 2u: USE(WINDOWS[2].w[o_]) break;                      \
+            default: USE(WINDOWS[3].w[o_]) break;                      \
+        }                                                              \
     }
-#define SCATTER_WINDOW_STORE(NAME, BLOCK)                          \
-    void NAME(uint word, uint value) {                             \
-        uint o = offset_in_window(word);                           \
-        switch (window_of(word)) {                                 \
-            case 0u: BLOCK[0].w[o] = value; break;                 \
-            case 1u: BLOCK[1].w[o] = value; break;                 \
-            case 2u: BLOCK[2].w[o] = value; break;                 \
-            default: BLOCK[3].w[o] = value; break;                 \
-        }                                                          \
-    }
-#define SCATTER_WINDOW_ATOMIC(NAME, BLOCK, OP)                     \
-    void NAME(uint word, uint value) {                             \
-        uint o = offset_in_window(word);                           \
-        switch (window_of(word)) {                                 \
-            case 0u: OP(BLOCK[0].w[o], value); break;              \
-            case 1u: OP(BLOCK[1].w[o], value); break;              \
-            case 2u: OP(BLOCK[2].w[o], value); break;              \
-            default: OP(BLOCK[3].w[o], value); break;              \
-        }                                                          \
-    }
+#endif
+// The bindings' numbers in P_ADDRESSES.
+const int A_OUT = 0;
+const int A_DATA = 1;
+const int A_INDICES = 2;
+const int A_UPDATES = 3;
+const int A_SCRATCH = 4;
 
-SCATTER_WINDOW_LOAD(out_word, out_windows)
-SCATTER_WINDOW_STORE(out_store_word, out_windows)
-SCATTER_WINDOW_ATOMIC(out_and_word, out_windows, atomicAnd)
-SCATTER_WINDOW_ATOMIC(out_or_word, out_windows, atomicOr)
-SCATTER_WINDOW_LOAD(data_word, data_windows)
-SCATTER_WINDOW_LOAD(index_word, index_windows)
-SCATTER_WINDOW_LOAD(update_word, update_windows)
-SCATTER_WINDOW_LOAD(scratch_word, scratch_windows)
-SCATTER_WINDOW_STORE(scratch_store_word, scratch_windows)
+// What an accessor does to its element: USE arguments of SCATTER_AT (`value`, `compare`: the
+// accessor's parameters).
+#define USE_LOAD(L) return L;
+#define USE_STORE(L) L = value;
+#define USE_ATOMIC_AND(L) atomicAnd(L, value);
+#define USE_ATOMIC_OR(L) atomicOr(L, value);
+#define USE_ATOMIC_ADD(L) atomicAdd(L, value);
+#define USE_ATOMIC_MIN(L) atomicMin(L, value);
+#define USE_ATOMIC_MAX(L) atomicMax(L, value);
+#define USE_RETURN_ATOMIC_ADD(L) return atomicAdd(L, value);
+#define USE_RETURN_COMPARE_SWAP(L) return atomicCompSwap(L, compare, value);
+
+#define SCATTER_WINDOW_LOAD(NAME, BLOCK, BINDING) \
+    uint NAME(uint word) SCATTER_AT(BLOCK, WordRef, BINDING, word, 1u, USE_LOAD)
+#define SCATTER_WINDOW_STORE(NAME, BLOCK, BINDING) \
+    void NAME(uint word, uint value) SCATTER_AT(BLOCK, WordRef, BINDING, word, 1u, USE_STORE)
+#define SCATTER_WINDOW_ATOMIC(NAME, BLOCK, BINDING, USE) \
+    void NAME(uint word, uint value) SCATTER_AT(BLOCK, WordRef, BINDING, word, 1u, USE)
+
+SCATTER_WINDOW_LOAD(out_word, out_windows, A_OUT)
+SCATTER_WINDOW_STORE(out_store_word, out_windows, A_OUT)
+SCATTER_WINDOW_ATOMIC(out_and_word, out_windows, A_OUT, USE_ATOMIC_AND)
+SCATTER_WINDOW_ATOMIC(out_or_word, out_windows, A_OUT, USE_ATOMIC_OR)
+SCATTER_WINDOW_LOAD(data_word, data_windows, A_DATA)
+SCATTER_WINDOW_LOAD(index_word, index_windows, A_INDICES)
+SCATTER_WINDOW_LOAD(update_word, update_windows, A_UPDATES)
+SCATTER_WINDOW_LOAD(scratch_word, scratch_windows, A_SCRATCH)
+SCATTER_WINDOW_STORE(scratch_store_word, scratch_windows, A_SCRATCH)
 
 // 1-, 2- or 4-byte pieces at naturally aligned byte addresses, zero-extended.
 uint piece_mask(uint size) { return size >= 4u ? 0xffffffffu : (1u << (size * 8u)) - 1u; }
@@ -116,15 +150,37 @@ uint update_piece(uint byte, uint size) { return (update_word(byte >> 2u) >> ((b
 // a 1- or 2-byte piece is one plain store (the host picks these variants).
 #if (SCATTER_SMALL_STORES & 1) != 0
 #extension GL_EXT_shader_8bit_storage : require
+#if defined(SCATTER_ADDRESSES)
+layout(buffer_reference, std430, buffer_reference_align = 1) buffer ByteRef { uint8_t v; };
+#else
 layout(std430, binding = SCATTER_BINDING_OUT) buffer OutWindow8 { uint8_t w[]; } out8_windows[SCATTER_WINDOWS];
+#endif
 #endif
 #if (SCATTER_SMALL_STORES & 2) != 0
 #extension GL_EXT_shader_16bit_storage : require
+#if defined(SCATTER_ADDRESSES)
+layout(buffer_reference, std430, buffer_reference_align = 2) buffer HalfRef { uint16_t v; };
+#else
 layout(std430, binding = SCATTER_BINDING_OUT) buffer OutWindow16 { uint16_t w[]; } out16_windows[SCATTER_WINDOWS];
+#endif
 #endif
 
 // Stores a 1- or 2-byte piece directly; false when this variant has no view of its size.
 bool out_store_small(uint byte, uint size, uint value) {
+#if defined(SCATTER_ADDRESSES)
+#if (SCATTER_SMALL_STORES & 1) != 0
+    if (size == 1u) {
+        ByteRef(binding_address(A_OUT, byte)).v = uint8_t(value);
+        return true;
+    }
+#endif
+#if (SCATTER_SMALL_STORES & 2) != 0
+    if (size == 2u) {
+        HalfRef(binding_address(A_OUT, byte)).v = uint16_t(value);
+        return true;
+    }
+#endif
+#else
     uint word = byte >> 2u;
     uint o = offset_in_window(word) * 4u + (byte & 3u);  // byte offset within the window
 #if (SCATTER_SMALL_STORES & 1) != 0
@@ -149,6 +205,7 @@ bool out_store_small(uint byte, uint size, uint value) {
         }
         return true;
     }
+#endif
 #endif
     return false;
 }

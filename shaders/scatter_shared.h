@@ -133,7 +133,12 @@
 #define T_DATA 1
 #define T_INDICES 2
 #define T_UPDATES 3
-#define P_TOTAL_INTS (P_TENSORS + 4 * P_TENSOR_INTS)
+/* The `_ad` variants (buffer device addresses): the 64-bit address of the start of each
+ * binding's first window (out, data, indices, updates, scratch), low word then high word;
+ * 0 where the call binds windows. */
+#define P_ADDRESSES (P_TENSORS + 4 * P_TENSOR_INTS)
+#define P_ADDRESS_BINDINGS 5
+#define P_TOTAL_INTS (P_ADDRESSES + 12) /* a multiple of 4 (ivec4s) */
 
 /* P_FLOAT_TEST bits (SCATTER_VULKAN_DISABLE_FEATURES=subnormals / float_fast_path). */
 #define SCATTER_FLOAT_TEST_FLUSH 1 /* hardware float add/mul flush subnormals, as an FTZ device */

@@ -369,6 +369,9 @@ typedef enum scatter_device_type {
 #define SCATTER_FEATURE_FLOAT32_ATOMIC_ADD 0x100ull
 #define SCATTER_FEATURE_FLOAT32_ATOMIC_MINMAX 0x200ull
 #define SCATTER_FEATURE_SUBGROUPS 0x400ull
+/** bufferDeviceAddress (Vulkan 1.2): a tensor larger than its 4 storage-buffer windows (4 x
+ *  maxStorageBufferRange, at most 512 MiB each) is reached by address instead, up to 4 GiB within
+ *  one allocation of its buffer. Without it such a tensor is UNSUPPORTED. */
 #define SCATTER_FEATURE_BUFFER_DEVICE_ADDRESS 0x800ull
 /** Subnormal f32 (f16, bf16, c64) / f64 (c128) values are kept by arithmetic, not flushed to
  *  zero (shaderDenormPreserveFloat32/64). Without it, results are still the CPU's (a slower exact
@@ -665,7 +668,11 @@ typedef struct scatter_vulkan_device_desc {
                                        STORAGE8 (storageBuffer8BitAccess), STORAGE16
                                        (storageBuffer16BitAccess), FLOAT32_ATOMIC_ADD
                                        (VK_EXT_shader_atomic_float with
-                                       shaderBufferFloat32AtomicAdd); other bits are ignored.
+                                       shaderBufferFloat32AtomicAdd), BUFFER_DEVICE_ADDRESS
+                                       (bufferDeviceAddress: the context's own allocations
+                                       then carry SHADER_DEVICE_ADDRESS usage; buffers wrapped
+                                       with scatter_buffer_wrap_vulkan are never reached by
+                                       address); other bits are ignored.
                                        Subgroup operations need no enabling and are used when
                                        the device reports them. */
     const void* pipeline_cache_data; /* optional blob from scatter_pipeline_cache_data */

@@ -392,10 +392,13 @@ Status VulkanDevice::create(int32_t device_index, std::shared_ptr<OwnedInstance>
         const uint64_t shared_wide_atomics = SCATTER_FEATURE_INT64 | SCATTER_FEATURE_SHARED_INT64_ATOMICS;
         enable12.shaderSharedInt64Atomics = (usable & shared_wide_atomics) == shared_wide_atomics ? VK_TRUE : VK_FALSE;
         enable12.storageBuffer8BitAccess = (usable & SCATTER_FEATURE_STORAGE8) ? VK_TRUE : VK_FALSE;
+        // Tensors larger than the binding windows reach the shaders by address (the `_ad` modules).
+        enable12.bufferDeviceAddress = (usable & SCATTER_FEATURE_BUFFER_DEVICE_ADDRESS) ? VK_TRUE : VK_FALSE;
         *tail = &enable12;
         tail = &enable12.pNext;
     } else {
-        usable &= ~(SCATTER_FEATURE_INT64_ATOMICS | SCATTER_FEATURE_SHARED_INT64_ATOMICS | SCATTER_FEATURE_STORAGE8);
+        usable &= ~(SCATTER_FEATURE_INT64_ATOMICS | SCATTER_FEATURE_SHARED_INT64_ATOMICS | SCATTER_FEATURE_STORAGE8 |
+                    SCATTER_FEATURE_BUFFER_DEVICE_ADDRESS);
     }
     if (usable & SCATTER_FEATURE_FLOAT32_ATOMIC_ADD) {
         extensions.push_back(VK_EXT_SHADER_ATOMIC_FLOAT_EXTENSION_NAME);
@@ -447,7 +450,8 @@ void VulkanDevice::log_device(const ContextConfig& config) const {
         {SCATTER_FEATURE_STORAGE8, "storage8"},
         {SCATTER_FEATURE_STORAGE16, "storage16"}, {SCATTER_FEATURE_FLOAT32_ATOMIC_ADD, "float32_atomic_add"},
         {SCATTER_FEATURE_SUBGROUPS, "subgroups"}, {SCATTER_FEATURE_DENORM_PRESERVE32, "denorm_preserve32"},
-        {SCATTER_FEATURE_DENORM_PRESERVE64, "denorm_preserve64"}};
+        {SCATTER_FEATURE_DENORM_PRESERVE64, "denorm_preserve64"},
+        {SCATTER_FEATURE_BUFFER_DEVICE_ADDRESS, "buffer_device_address"}};
     std::string used;
     for (const auto& f : kUsed)
         if (features & f.bit) used += std::string(used.empty() ? "" : " ") + f.name;

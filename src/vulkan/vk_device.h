@@ -22,7 +22,8 @@ namespace scatter {
 constexpr uint64_t kEnableableFeatures = SCATTER_FEATURE_INT64 | SCATTER_FEATURE_FLOAT64 |
                                          SCATTER_FEATURE_INT64_ATOMICS | SCATTER_FEATURE_STORAGE8 |
                                          SCATTER_FEATURE_STORAGE16 | SCATTER_FEATURE_FLOAT32_ATOMIC_ADD |
-                                         SCATTER_FEATURE_SHARED_INT64_ATOMICS;
+                                         SCATTER_FEATURE_SHARED_INT64_ATOMICS |
+                                         SCATTER_FEATURE_BUFFER_DEVICE_ADDRESS;
 
 // One physical device as scatter_devices reports it.
 struct PhysicalDeviceEntry {

@@ -35,6 +35,9 @@ Status allocate(VulkanDevice& device, uint64_t size, MemoryUse use, Allocation* 
     info.usage = VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_TRANSFER_SRC_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT;
     // The parameter block, and the chunked APPLY_TARGETS' dispatch sizes among the status words.
     if (use == MemoryUse::Staging) info.usage |= VK_BUFFER_USAGE_UNIFORM_BUFFER_BIT | VK_BUFFER_USAGE_INDIRECT_BUFFER_BIT;
+    // Every buffer may hold a tensor that the binding windows cannot, reached by its address.
+    const bool addressed = (device.features & SCATTER_FEATURE_BUFFER_DEVICE_ADDRESS) != 0;
+    if (addressed) info.usage |= VK_BUFFER_USAGE_SHADER_DEVICE_ADDRESS_BIT;
     info.sharingMode = VK_SHARING_MODE_EXCLUSIVE;
     SCATTER_VK_CHECK(device.vk.vkCreateBuffer(device.device, &info, nullptr, &a.buffer), "vkCreateBuffer");
     VkMemoryRequirements requirements{};
@@ -75,8 +78,16 @@ Status allocate(VulkanDevice& device, uint64_t size, MemoryUse use, Allocation* 
     auto alloc = vk_struct<VkMemoryAllocateInfo>(VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO);
     alloc.allocationSize = requirements.size;
     alloc.memoryTypeIndex = uint32_t(type);
+    auto address_flags = vk_struct<VkMemoryAllocateFlagsInfo>(VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_FLAGS_INFO);
+    address_flags.flags = VK_MEMORY_ALLOCATE_DEVICE_ADDRESS_BIT;
+    if (addressed) alloc.pNext = &address_flags;
     VkResult r = device.vk.vkAllocateMemory(device.device, &alloc, nullptr, &a.memory);
     if (r == VK_SUCCESS) r = device.vk.vkBindBufferMemory(device.device, a.buffer, a.memory, 0);
+    if (r == VK_SUCCESS && addressed) {
+        auto address_info = vk_struct<VkBufferDeviceAddressInfo>(VK_STRUCTURE_TYPE_BUFFER_DEVICE_ADDRESS_INFO);
+        address_info.buffer = a.buffer;
+        a.address = device.vk.vkGetBufferDeviceAddress(device.device, &address_info);
+    }
     a.flags = device.memory.memoryTypes[type].propertyFlags;
     bool visible = (a.flags & VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT) != 0;
     // With host-visible buffers masked, storage memory is used as if the CPU could not map it.
@@ -163,7 +174,7 @@ VulkanBuffer::Place VulkanBuffer::place(uint64_t at) const {
     const Allocation& chunk = chunks_[size_t(c)];
     const uint64_t offset = at - c * chunk_bytes_;
     if (offset >= chunk.size) return Place();
-    return Place{chunk.buffer, offset, chunk.size - offset};
+    return Place{chunk.buffer, offset, chunk.size - offset, chunk.address != 0 ? chunk.address + offset : 0};
 }
 
 template <class Piece>

@@ -21,6 +21,7 @@ struct Allocation {
     char* mapped = nullptr;  // null when the memory is not host-visible
     uint64_t size = 0;
     VkMemoryPropertyFlags flags = 0;  // of the memory type
+    VkDeviceAddress address = 0;      // the buffer's device address; 0 without bufferDeviceAddress
     bool transient = false;  // Staging or Scratch: comes from and goes back to the TransientCache
     MemoryUse use = MemoryUse::Storage;
 };
@@ -70,6 +71,8 @@ public:
     struct Place {
         VkBuffer buffer = VK_NULL_HANDLE;
         uint64_t offset = 0, available = 0;
+        VkDeviceAddress address = 0;  // of byte `offset` of `buffer`; 0 when unknown (an
+                                      // application's buffer, or no bufferDeviceAddress)
     };
     Place place(uint64_t at) const;
     // Whether bytes [begin, end) (counted like vk_offset()) lie in more than one VkBuffer.

@@ -12,6 +12,7 @@
 
 #include <algorithm>
 #include <cinttypes>
+#include <cstdio>
 #include <cstring>
 #include <string>
 
@@ -78,17 +79,20 @@ Status RecordedOperation::check_device_support() const {
 }
 
 Status RecordedOperation::bind_tensor(const TensorView& view, uint64_t staged_at, Binding* b) const {
-    const uint64_t windows_bytes = device_.window_bytes * SCATTER_WINDOWS;
     *b = Binding();
+    auto in_allocation = [b](const Allocation& a) {
+        b->buffer = a.buffer;
+        b->buffer_size = a.size;
+        b->address = a.address != 0 ? a.address + b->start : 0;
+        b->addressable = a.size - b->start;
+    };
     if (view.buffer == nullptr && mirrored()) {
-        b->buffer = mirror_.allocation.buffer;
-        b->buffer_size = mirror_.allocation.size;
         b->start = staged_at - staged_begin_;
+        in_allocation(mirror_.allocation);
         b->base_byte = -view.min_byte;
     } else if (view.buffer == nullptr) {
-        b->buffer = arena_.allocation.buffer;
-        b->buffer_size = arena_.allocation.size;
         b->start = staged_at;
+        in_allocation(arena_.allocation);
         b->base_byte = -view.min_byte;
     } else {
         const VulkanBuffer& buffer = vulkan_buffer(view.buffer);
@@ -101,14 +105,51 @@ Status RecordedOperation::bind_tensor(const TensorView& view, uint64_t staged_at
         b->source = &buffer;
         b->start = span_begin / step * step;
         b->base_byte = element0 - int64_t(b->start);
+        const VulkanBuffer::Place place = buffer.place(b->start);
+        b->address = place.address;
+        b->addressable = place.available;
     }
     b->end = uint64_t(std::max<int64_t>(b->base_byte + view.end_byte, 0));
-    if (b->end > windows_bytes)
-        return make_error(SCATTER_ERROR_UNSUPPORTED,
-                          "a tensor spanning %" PRId64 " bytes from byte %" PRId64 " of its first window exceeds the %" PRIu64
-                          " bytes one Vulkan binding (%d windows of maxStorageBufferRange) can address",
-                          view.end_byte - view.min_byte, b->base_byte + view.min_byte, windows_bytes, SCATTER_WINDOWS);
     return Status();
+}
+
+Status RecordedOperation::choose_addressing() {
+    const uint64_t windows_bytes = device_.window_bytes * SCATTER_WINDOWS;
+    const bool device_has = (device_.features & SCATTER_FEATURE_BUFFER_DEVICE_ADDRESS) != 0;
+    const Binding* bindings[4] = {&out_, &data_, &indices_, &updates_};
+    const TensorView* views[4] = {&plan_.out, &plan_.data, &plan_.indices, &plan_.updates};
+    const char* names[4] = {"out", "data", "indices", "updates"};
+    // Byte positions in the shaders are 32-bit, from the binding's start (common.glsl).
+    constexpr uint64_t kAddressedSpan = uint64_t(1) << 32;
+    auto reachable = [&](const Binding& b) {  // an empty binding is never read: any address does
+        return b.end == 0 || (b.address != 0 && b.end <= b.addressable && b.end <= kAddressedSpan);
+    };
+    int beyond = -1;  // the first tensor that its windows cannot hold
+    int unreachable = -1;  // the first that no address reaches
+    for (int t = 3; t >= 0; --t) {
+        if (bindings[t]->end > windows_bytes) beyond = t;
+        if (!reachable(*bindings[t])) unreachable = t;
+    }
+    addressed_ = device_has && unreachable < 0 && (beyond >= 0 || !device_.algorithms.windows);
+    if (beyond < 0 || addressed_) return Status();
+    const Binding& b = *bindings[beyond];
+    const TensorView& view = *views[beyond];
+    char reason[200];
+    if (!device_has) {
+        std::snprintf(reason, sizeof reason, "this device has no bufferDeviceAddress (or it is disabled)");
+    } else {
+        const Binding& u = *bindings[unreachable];
+        std::snprintf(reason, sizeof reason, "%s has no device address: %s", names[unreachable],
+                      u.end > kAddressedSpan ? "by address a tensor may span at most 4 GiB"
+                      : u.address == 0      ? "an application's VkBuffer is not reached by address"
+                                            : "it lies in two allocations of its buffer");
+    }
+    return make_error(SCATTER_ERROR_UNSUPPORTED,
+                      "%s spans %" PRId64 " bytes from byte %" PRId64 " of its first window, more than the %" PRIu64
+                      " bytes one Vulkan binding (%d windows of maxStorageBufferRange) holds, and the call cannot "
+                      "take buffer device addresses instead: %s",
+                      names[beyond], view.end_byte - view.min_byte, b.base_byte + view.min_byte, windows_bytes,
+                      SCATTER_WINDOWS, reason);
 }
 
 void RecordedOperation::fill_parameters(int32_t* p) const {
@@ -166,6 +207,18 @@ void RecordedOperation::fill_parameters(int32_t* p) const {
         p[P_UPDATE_SLICE_DIM] = 0;
         p[P_SLICE_DIMS] = index_rank - 1;
     }
+    if (addressed_) {  // the `_ad` modules: each binding's start by address (common.glsl, A_*)
+        const VkDeviceAddress scratch = scratch_.allocation.address;
+        VkDeviceAddress addresses[P_ADDRESS_BINDINGS] = {out_.address, data_.address, indices_.address,
+                                                         updates_.address, scratch};
+        for (int b = 0; b < P_ADDRESS_BINDINGS; ++b) {
+            // An empty tensor may have none (choose_addressing); it is never read, but a stray
+            // access then lands in scratch rather than at address 0.
+            if (addresses[b] == 0) addresses[b] = scratch;
+            p[P_ADDRESSES + 2 * b] = int32_t(uint32_t(addresses[b]));
+            p[P_ADDRESSES + 2 * b + 1] = int32_t(uint32_t(addresses[b] >> 32));
+        }
+    }
     const TensorView* views[4] = {&plan.out, &plan.data, &plan.indices, &plan.updates};
     const Binding* bindings[4] = {&out_, &data_, &indices_, &updates_};
     static_assert(T_OUT == 0 && T_DATA == 1 && T_INDICES == 2 && T_UPDATES == 3, "views[] follows T_*");
@@ -177,7 +230,7 @@ void RecordedOperation::fill_parameters(int32_t* p) const {
         block[T_RANK] = int32_t(views[t]->rank);
         block[T_ELEMENT_SIZE] = int32_t(views[t]->element_size);
         // Modulo 2^32: the shaders' byte addresses are sums and products, right modulo 2^32
-        // (a tensor spans at most 4 windows, 4 GiB at the largest window cap).
+        // (a tensor spans at most 4 windows, 4 GiB at the largest window cap, or 4 GiB by address).
         block[T_BASE_BYTE] = int32_t(uint32_t(uint64_t(bindings[t]->base_byte)));
         for (uint32_t d = 0; d < views[t]->rank; ++d) {
             block[T_SHAPE + d] = int32_t(views[t]->shape[d]);
@@ -359,6 +412,7 @@ Status RecordedOperation::record(const OpPlan& plan, VkCommandBuffer cmd, bool a
     SCATTER_RETURN_IF_ERROR(bind_tensor(p.data, data_at, &data_));
     SCATTER_RETURN_IF_ERROR(bind_tensor(p.indices, indices_at, &indices_));
     SCATTER_RETURN_IF_ERROR(bind_tensor(p.updates, updates_at, &updates_));
+    SCATTER_RETURN_IF_ERROR(choose_addressing());
     if (p.reduction != SCATTER_REDUCTION_NONE) {
         // Typed element access reads whole words: elements must be naturally aligned.
         uint32_t piece = std::min<uint32_t>(p.out.element_size, 4);
@@ -379,7 +433,7 @@ Status RecordedOperation::record(const OpPlan& plan, VkCommandBuffer cmd, bool a
     device.sector_bytes = cpu ? 0 : kGpuSectorBytes;
     PathAlignment alignment;
     alignment.data_typed = data_.base_byte % std::min<uint32_t>(p.out.element_size, 4) == 0;
-    alignment.out_8 = out_.start % 8 == 0 && out_.base_byte % 8 == 0;
+    alignment.out_8 = (addressed_ ? out_.address : out_.start) % 8 == 0 && out_.base_byte % 8 == 0;
     path_ = choose_path(p, device, alignment);
     scratch_bytes_ = path_.scratch_words * 4;
     SCATTER_RETURN_IF_ERROR(check_loop_limit());
@@ -521,12 +575,15 @@ Status RecordedOperation::choose_pipelines(Passes* out) const {
     // Every binding within its first window (the usual case: windows are up to 512 MiB): the
     // pipelines specialized for that, with no window switch in the accessors.
     const uint64_t window = device_.window_bytes;
-    bool one_window = device_.algorithms.one_window && scratch_bytes_ <= window;
+    // (The `_ad` modules have no windows: the constant would only make a second pipeline.)
+    bool one_window = device_.algorithms.one_window && scratch_bytes_ <= window && !addressed_;
     for (const Binding* b : {&out_, &data_, &indices_, &updates_}) one_window = one_window && b->end <= window;
-    auto key = [one_window](Shader shader) {
+    const bool addressed = addressed_;
+    auto key = [one_window, addressed](Shader shader) {
         PipelineKey k;
         k.shader = shader;
         k.one_window = one_window;
+        k.addresses = addressed;
         return k;
     };
     // Only the pipelines record() dispatches: a pipeline is compiled at its first use in the
@@ -549,6 +606,7 @@ Status RecordedOperation::choose_pipelines(Passes* out) const {
         SCATTER_RETURN_IF_ERROR(pipelines_.get(buckets, &out->buckets));
     }
     scatter.one_window = one_window;
+    scatter.addresses = addressed;
     scatter.slab_words = path_.slab_words;
     // The reduction as a specialization constant (reduction_constants): the pipeline then holds
     // only that reduction's arithmetic. `none` runs the byte copy, which has no other.

@@ -67,10 +67,20 @@ private:
         uint64_t start = 0;        // where the first window starts in `source` or `buffer`
         int64_t base_byte = 0;     // element 0, relative to `start`
         uint64_t end = 0;          // bytes from `start` the shaders may address
+        // The device address of `start` and the bytes from there within its VkBuffer, for the
+        // `_ad` modules; 0 when the binding has none (an application's VkBuffer, or a device
+        // without bufferDeviceAddress).
+        VkDeviceAddress address = 0;
+        uint64_t addressable = 0;
     };
 
     Status check_device_support() const;
     Status bind_tensor(const TensorView& view, uint64_t staged_at, Binding* binding) const;
+    // Windows or addresses for this call's tensors (sets addressed_): addresses where a tensor
+    // spans more than its 4 windows (or the test switch `windows` says so) and the device and
+    // every binding have them; UNSUPPORTED, naming the tensor and the reason, where windows
+    // cannot hold a tensor and addresses cannot reach it.
+    Status choose_addressing();
     void fill_parameters(int32_t* p) const;
     Status write_descriptors();
     // One pass of `count` invocations (`name` in profiles), then a compute barrier.
@@ -120,6 +130,7 @@ private:
     uint64_t out_staged_at_ = 0;
     uint64_t indices_staged_at_ = 0;  // host indices: their staged copy in the arena
     bool out_on_host_ = false;
+    bool addressed_ = false;  // the `_ad` modules: every binding by its device address
     Binding out_, data_, indices_, updates_;
 };
 

@@ -24,6 +24,7 @@ struct PipelineKey {
     bool native_float_add = false;  // Atomic, f32: the device's float atomicAdd (`_fa`)
     bool four_bit_digits = false;   // RadixSort: 4-bit digits (`_d4`)
     bool slab = false;              // Atomic: the slab path's order-free folds (`_slab`)
+    bool addresses = false;         // all but RadixSort: tensors by buffer device address (`_ad`)
     // Specialization constants: 0, every binding within its first window; 1, the slab path's
     // shared table in words (0: the shader's default); 3 (Scatter, Atomic), the call's reduction,
     // so that the pipeline holds only its arithmetic (-1: read from the parameters, any reduction).
@@ -35,7 +36,7 @@ struct PipelineKey {
 bool operator<(const PipelineKey& a, const PipelineKey& b);
 bool operator==(const PipelineKey& a, const PipelineKey& b);
 
-// The embedded module the key runs, e.g. "scatter_f32_dp_ss", "buckets_sg", "atomic_f32_fa".
+// The embedded module the key runs, e.g. "scatter_f32_dp_ss", "buckets_sg", "atomic_f32_fa_ad".
 std::string module_name(const PipelineKey& key);
 
 }  // namespace scatter

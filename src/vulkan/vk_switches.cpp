@@ -31,6 +31,8 @@ DeviceSwitches switches_from_environment() {
         else if (name == "storage16") hide |= SCATTER_FEATURE_STORAGE16;
         else if (name == "float_atomics") hide |= SCATTER_FEATURE_FLOAT32_ATOMIC_ADD | SCATTER_FEATURE_FLOAT32_ATOMIC_MINMAX;
         else if (name == "subgroups") hide |= SCATTER_FEATURE_SUBGROUPS;
+        else if (name == "buffer_device_address") hide |= SCATTER_FEATURE_BUFFER_DEVICE_ADDRESS;
+        else if (name == "windows") a.windows = false;
         else if (name == "denorm_preserve") hide |= SCATTER_FEATURE_DENORM_PRESERVE32 | SCATTER_FEATURE_DENORM_PRESERVE64;
         else if (name == "host_visible") a.host_visible_buffers = false;
         else if (name == "target_path") a.target_path = false;

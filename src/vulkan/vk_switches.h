@@ -3,10 +3,12 @@
 // switch SCATTER_VULKAN_DISABLE_FEATURES hides some, so that fallback paths run (and are tested)
 // on a device such as lavapipe that has them all:
 //   int64, float64, int64_atomics, shared_int64_atomics, storage8, storage16, float_atomics,
-//     subgroups, denorm_preserve hide those SCATTER_FEATURE_* bits;
+//     subgroups, denorm_preserve, buffer_device_address hide those SCATTER_FEATURE_* bits;
 //   host_visible, target_path, slab_path, slab_atomics, key_sort, apply_segments, atomic_path,
 //     one_window, float_fast_path, reduction_constants turn off the algorithm of that name
 //     (AlgorithmSwitches below);
+//   windows makes every call reach its tensors by buffer device address (the `_ad` modules), as
+//     calls whose tensors the binding windows cannot hold do, where the device has addresses;
 //   large_shared_memory limits shared memory to 16 KiB;
 //   large_allocations builds scatter buffers of chunks one window in size (128 MiB on lavapipe)
 //     instead of the largest the device allows;
@@ -35,6 +37,8 @@ struct AlgorithmSwitches {
     bool large_allocations = true;     // buffer chunks beyond one window (vk_memory.h)
     bool atomic_path = true;           // order-free reductions through atomics (atomic.comp)
     bool one_window = true;            // pipelines specialized for tensors within one window
+    bool windows = true;               // tensors through binding windows where 4 hold them (else
+                                       // by buffer device address, where the device has it)
     bool keep_subnormals = true;       // float shaders trust the hardware to keep subnormals
     bool float_fast_path = true;       // f32 mul may use the hardware multiply where exact
     bool cpu_caches = true;            // a CPU device's paths may rely on its caches (vk_path.h)
@@ -47,7 +51,7 @@ struct AlgorithmSwitches {
                slab_path == o.slab_path && slab_atomics == o.slab_atomics && key_sort == o.key_sort &&
                apply_segments == o.apply_segments && large_shared_memory == o.large_shared_memory &&
                large_allocations == o.large_allocations &&
-               atomic_path == o.atomic_path && one_window == o.one_window && keep_subnormals == o.keep_subnormals &&
+               atomic_path == o.atomic_path && one_window == o.one_window && windows == o.windows && keep_subnormals == o.keep_subnormals &&
                float_fast_path == o.float_fast_path && cpu_caches == o.cpu_caches &&
                gpu_slab_limits == o.gpu_slab_limits && reduction_constants == o.reduction_constants;
     }

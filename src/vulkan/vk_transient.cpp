@@ -43,6 +43,7 @@ bool TransientCache::take_memory(int use, uint64_t size, Allocation* out) {
         out->memory = m.memory;
         out->mapped = m.mapped;
         out->flags = m.flags;
+        out->address = m.address;
         out->size = m.size;
         out->transient = true;
         out->use = MemoryUse(use);
@@ -65,7 +66,7 @@ void TransientCache::give_memory(int use, Allocation& a) {
             kept_bytes_ -= memory_.front().size;
             memory_.erase(memory_.begin());
         }
-        memory_.push_back(KeptMemory{use, a.size, a.buffer, a.memory, a.mapped, a.flags});
+        memory_.push_back(KeptMemory{use, a.size, a.buffer, a.memory, a.mapped, a.flags, a.address});
         kept_bytes_ += a.size;
         a = Allocation();
     }

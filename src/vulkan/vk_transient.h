@@ -75,6 +75,7 @@ private:
         VkDeviceMemory memory;
         char* mapped;
         VkMemoryPropertyFlags flags;
+        VkDeviceAddress address;
     };
     // A batch holds an arena, a scratch, a mirror (host inputs on a discrete GPU) and a
     // descriptor slot per operation until it is waited on: enough are kept for a warm batch of

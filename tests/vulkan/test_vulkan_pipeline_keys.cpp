@@ -23,13 +23,17 @@ bool float_dtype(scatter_dtype t) {
 // The keys choose_pipelines and the radix sort may ask for, by the rules they follow: 8/16-bit
 // stores for the byte copy and 1- and 2-byte dtypes, subnormal-preserving variants for float
 // dtypes, atomics for every dtype but c128 (none is 16 bytes wide), f32's float atomicAdd, the
-// slab path's atomic folds.
+// slab path's atomic folds; each also with tensors by buffer device address (`_ad`).
 std::vector<PipelineKey> reachable_keys() {
     std::vector<PipelineKey> keys;
     auto add = [&](PipelineKey k) {
-        for (bool one_window : {false, true}) {
-            k.one_window = one_window;
-            keys.push_back(k);
+        for (bool addresses : {false, true}) {
+            if (addresses && k.shader == Shader::RadixSort) continue;  // scratch only: windows hold it
+            for (bool one_window : {false, true}) {
+                k.one_window = one_window;
+                k.addresses = addresses;
+                keys.push_back(k);
+            }
         }
     };
     PipelineKey k;
@@ -115,6 +119,13 @@ TEST(PipelineKeys, DistinctVariantsNameDistinctModules) {
     PipelineKey slab{Shader::Atomic, SCATTER_DTYPE_I64};
     slab.slab = true;
     EXPECT_EQ(scatter::module_name(slab), "atomic_i64_slab");
+    PipelineKey addressed{Shader::Atomic, SCATTER_DTYPE_F32};
+    addressed.native_float_add = true;
+    addressed.addresses = true;
+    EXPECT_EQ(scatter::module_name(addressed), "atomic_f32_fa_ad");
+    addressed = PipelineKey{Shader::RadixSort};
+    addressed.addresses = true;  // the sort reads scratch through windows in every call
+    EXPECT_EQ(scatter::module_name(addressed), "radix_sort");
 }
 
 TEST(PipelineKeys, OrderIsStrictAndCoversEveryField) {
