@@ -498,6 +498,9 @@ Status VulkanDevice::borrow(const BorrowedDevice& b, std::unique_ptr<VulkanDevic
     uint64_t usable = entry->info.features & ~switches.hidden_features;
     self->features = b.enabled_features & usable & kEnableableFeatures;
     self->features |= usable & SCATTER_FEATURE_SUBGROUPS;  // properties: nothing to enable
+    // Declared but unreachable (a Vulkan 1.1 device without VK_KHR_buffer_device_address's
+    // entry point): tensors keep their windows rather than call a null function.
+    if (self->vk.vkGetBufferDeviceAddress == nullptr) self->features &= ~SCATTER_FEATURE_BUFFER_DEVICE_ADDRESS;
     self->algorithms = device_algorithms(switches.algorithms, self->info.type);
     set_buffer_limits(fns, switches.window_cap, self.get());
     if (!self->algorithms.large_shared_memory)  // the test switch: a device with Vulkan's minimum
