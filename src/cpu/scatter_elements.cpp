@@ -147,6 +147,19 @@ private:
             const Index* ib = reinterpret_cast<const Index*>(idx) + base[kIdx];
             const char* ub = upd + base[kUpd] * size;
             const int64_t step = au * size;
+            // Contiguous fibers and no hit counts (W9, W10): nothing in the loop but the update,
+            // each address a constant scale of its index (no multiply, no per-update checks).
+            if (Applier::kSize != 0 && counts == nullptr && ai == 1 && step == size && ao == size) {
+                constexpr int64_t kSize = Applier::kSize;
+                for (int64_t a = 0; a < fiber; ++a) {
+                    Index raw;
+                    std::memcpy(&raw, ib + a, sizeof raw);
+                    int64_t t = int64_t(raw);
+                    if (uint64_t(t) >= uint64_t(axis_size) && !resolve_index(t, axis_size, policy, &t)) continue;
+                    applier.apply(out + t * kSize, ub + a * kSize);
+                }
+                return;
+            }
             for (int64_t a = 0; a < fiber; ++a) {
                 Index raw;
                 std::memcpy(&raw, ib + a * ai, sizeof raw);
