@@ -20,6 +20,10 @@ CpuSwitches switches_from_environment() {
                 s.force_blocks = true;
             }
         }
+        if (std::strncmp(at, "stage=", 6) == 0 && at + 6 < end) {
+            const long long bytes = std::strtoll(at + 6, nullptr, 10);
+            if (bytes > 0) s.stage_bytes = bytes;
+        }
         at = *end == ',' ? end + 1 : end;
     }
     return s;

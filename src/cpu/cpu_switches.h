@@ -2,6 +2,8 @@
 // (comma-separated), so the differential suite can drive a path that normally needs large inputs:
 //   blocks=N   rows/nd take the blocked path (slice_blocks.h) whenever outer == 1, with blocks of
 //              about N bytes of out, whatever the sizes
+//   stage=N    elements with one inner dimension scatter into stages of about N bytes
+//              (scatter_elements.cpp), whatever the sizes, written back with non-temporal stores
 #pragma once
 
 #include <cstdint>
@@ -11,6 +13,7 @@ namespace scatter {
 struct CpuSwitches {
     int64_t block_bytes = int64_t(256) << 10;  // out bytes per block of the blocked path
     bool force_blocks = false;
+    int64_t stage_bytes = 0;  // forced stage size of the elements path (0: by the sizes)
 };
 
 const CpuSwitches& cpu_switches();

@@ -5,6 +5,7 @@
 #include "core/loop_dims.h"
 #include "core/strided_walk.h"
 #include "cpu/copy_bytes.h"
+#include "cpu/cpu_switches.h"
 #include "cpu/dispatch.h"
 #include "cpu/kernel_context.h"
 
@@ -27,6 +28,19 @@ constexpr int64_t kUnitCopyBytes = 1 << 20;
 // (W8, this machine: 70-93 -> 38-52 ms on one thread). `none` only stores, and gains nothing.
 constexpr int64_t kTargetPrefetch = 32;
 
+// A unit's targets too many for L2 (W1: 4096 rows x 512 columns of f32, 8 MiB: each update a
+// store to another line and another page) are gathered into a contiguous stage of at most this
+// many bytes (whole 64-byte lines of each row; W1: 48 columns), scattered into there, and written
+// back to out once. W1 on this machine, 1 / 2 threads: 97-106 / 53-63 -> 58-61 / 31-34 ms;
+// W8 35-39 / 23 -> 19-21 / 11-12 ms (512 KiB stages: W1 70 / 37 ms; 1 MiB: noisier at 2 threads).
+constexpr int64_t kStageBytes = 768 << 10;
+// The stage's units read a short piece of each index and update row, one row after another, a
+// stride the hardware prefetchers do not follow: the pieces this many rows ahead are prefetched.
+constexpr int64_t kStagePrefetchRows = 8;
+// A staged out this large is written back with non-temporal stores (W1, 1 / 2 threads: 65-72 /
+// 40-41 -> 58-61 / 31-34 ms).
+constexpr int64_t kStreamOutBytes = 16 << 20;
+
 // Tensor slots in the loop dimensions.
 enum { kIdx = 0, kUpd = 1, kOut = 2, kData = 3 };
 
@@ -43,7 +57,33 @@ struct ElementsLayout {
     // Possible when the units cover out, i.e. indices span data in every dimension but the axis;
     // worth it when a unit's targets fit in L2 (W2: 16 KiB fibers, 1.3x; W1's 8 MiB tiles: no gain).
     bool unit_copies = false;
+    // Each unit scatters into a stage (kStageBytes) filled from data (stage_from_data) or from out
+    // (in place, or out filled first where the units do not cover it).
+    bool staged = false;
+    bool stage_from_data = false;
+    bool stream_out = false;
+    int64_t stage_bytes = 0;  // per task, a multiple of 64
+    // Unit c covers inner positions [c * chunk - lead, (c + 1) * chunk - lead) within the fiber:
+    // staged units start where out's rows start a 64-byte line (malloc's 16-byte offset would
+    // otherwise make each 128-byte piece three lines: W1 57 -> 84 ms in a standalone loop).
+    int64_t lead = 0;
 };
+
+void prefetch_bytes(const void* p, int64_t bytes) {
+    for (int64_t k = 0; k < bytes; k += 64) __builtin_prefetch(static_cast<const char*>(p) + k);
+}
+
+// The lead (ElementsLayout) that starts every staged unit but the first at a 64-byte line of out,
+// where each fiber's row starts at the same place within a line; else 0.
+int64_t line_lead(const OpPlan& plan, const ElementsLayout& g) {
+    const int64_t size = int64_t(plan.out.element_size);
+    const uintptr_t first = reinterpret_cast<uintptr_t>(plan.out.host);
+    bool same = first % uintptr_t(size) == 0 && g.inner.flat_stride(kOut) == 1 && (g.axis_stride[kOut] * size) % 64 == 0;
+    for (uint32_t d = 0; d < g.outer.rank; ++d) same = same && (g.outer.strides[kOut][d] * size) % 64 == 0;
+    if (!same) return 0;
+    const int64_t shift = int64_t((64 - first % 64) % 64) / size;  // the first position on a line
+    return (g.chunk - shift % g.chunk) % g.chunk;
+}
 
 ElementsLayout make_layout(const OpPlan& plan, uint32_t concurrency) {
     ElementsLayout g;
@@ -67,10 +107,27 @@ ElementsLayout make_layout(const OpPlan& plan, uint32_t concurrency) {
     if (outer < wanted_units) g.chunk = std::max<int64_t>(64, (inner * outer + wanted_units - 1) / wanted_units);
     if (needs_target_counts(plan)) g.chunk = std::min(g.chunk, std::max<int64_t>(1, kCountBudget / std::max<int64_t>(1, g.axis_size)));
     g.chunk = std::max<int64_t>(1, std::min(g.chunk, inner));
-    g.chunks_per_outer = (inner + g.chunk - 1) / g.chunk;
-    g.unit_copies = !plan.in_place && g.axis_size * g.chunk * int64_t(plan.data.element_size) <= kUnitCopyBytes;
+    const int64_t size = int64_t(plan.data.element_size);
+    bool covers = true;
     for (uint32_t d = 0; d < r; ++d)
-        if (d != a && plan.indices.shape[d] != plan.data.shape[d]) g.unit_copies = false;
+        if (d != a && plan.indices.shape[d] != plan.data.shape[d]) covers = false;
+    g.unit_copies = !plan.in_place && covers && g.axis_size * g.chunk * size <= kUnitCopyBytes;
+    const int64_t line = std::max<int64_t>(1, 64 / size);
+    const int64_t forced_stage = cpu_switches().stage_bytes;
+    const int64_t stage_chunk = forced_stage > 0 ? std::max<int64_t>(1, forced_stage / (g.axis_size * size))
+                                                 : kStageBytes / (g.axis_size * size) / line * line;
+    const bool stage = forced_stage > 0 ? g.inner.rank == 1
+                                        : g.inner.rank == 1 && !g.unit_copies && stage_chunk >= line && stage_chunk < g.chunk;
+    if (stage) {
+        g.chunk = std::min(stage_chunk, g.chunk);
+        g.unit_copies = false;
+        g.staged = true;
+        g.stage_from_data = covers && !plan.in_place;
+        g.stream_out = forced_stage > 0 || plan.out.element_count * size >= kStreamOutBytes;
+        g.stage_bytes = (g.axis_size * g.chunk * size + 63) / 64 * 64;
+        g.lead = line_lead(plan, g);
+    }
+    g.chunks_per_outer = (inner + g.lead + g.chunk - 1) / g.chunk;
     g.units = outer * g.chunks_per_outer;
     return g;
 }
@@ -82,18 +139,26 @@ public:
         : p_(plan), g_(g), applier_(applier), is_i64_(plan.indices.dtype() == SCATTER_DTYPE_I64),
           size_(plan.data.element_size) {}
 
-    void run_units(int64_t first, int64_t end, int64_t* counts) const {
+    // `stage`: this task's stage (g_.stage_bytes) where g_.staged, else null.
+    void run_units(int64_t first, int64_t end, int64_t* counts, char* stage) const {
         StridedWalk<4> outer(g_.outer.rank, g_.outer.shape, g_.outer.strides);
         for (int64_t unit = first; unit < end; ++unit) {
             const int64_t o = unit / g_.chunks_per_outer, c = unit % g_.chunks_per_outer;
             outer.seek(o);
-            const int64_t begin = c * g_.chunk, stop = std::min(g_.inner.count, begin + g_.chunk);
+            const int64_t begin = std::max<int64_t>(0, c * g_.chunk - g_.lead);
+            const int64_t stop = std::min(g_.inner.count, (c + 1) * g_.chunk - g_.lead);
             const int64_t base[3] = {outer.offset(kIdx), outer.offset(kUpd), outer.offset(kOut)};
             if (g_.unit_copies) copy_unit(outer.offset(kData), base[kOut], begin, stop);
-            if (is_i64_) scatter_unit<int64_t>(base, begin, stop, counts);
-            else scatter_unit<int32_t>(base, begin, stop, counts);
-            if (counts != nullptr) finish_unit(base[kOut], begin, stop, counts);
+            if (stage != nullptr) {
+                if (g_.stage_from_data) load_stage(stage, p_.data.host, outer.offset(kData), kData, begin, stop);
+                else load_stage(stage, p_.out.host, base[kOut], kOut, begin, stop);
+            }
+            if (is_i64_) scatter_unit<int64_t>(base, begin, stop, counts, stage);
+            else scatter_unit<int32_t>(base, begin, stop, counts, stage);
+            if (counts != nullptr) finish_unit(base[kOut], begin, stop, counts, stage);
+            if (stage != nullptr) store_stage(stage, base[kOut], begin, stop);
         }
+        if (stage != nullptr && g_.stream_out) stream_fence();
     }
 
 private:
@@ -122,10 +187,38 @@ private:
         }
     }
 
+    // The stage (row t of the unit's targets at t * len elements) from tensor `slot` (data or out),
+    // and back to out. Staged units have one inner dimension.
+    void load_stage(char* stage, const char* from, int64_t from_base, int slot, int64_t begin, int64_t stop) const {
+        const int64_t size = size_, len = stop - begin;
+        const int64_t as = g_.axis_stride[slot], is = g_.inner.flat_stride(slot);
+        for (int64_t t = 0; t < g_.axis_size; ++t) {
+            const char* row = from + (from_base + t * as + begin * is) * size;
+            char* s = stage + t * len * size;
+            if (is == 1) copy_bytes(s, row, len * size);
+            else
+                for (int64_t j = 0; j < len; ++j) std::memcpy(s + j * size, row + j * is * size, size_t(size));
+        }
+    }
+
+    void store_stage(const char* stage, int64_t out_base, int64_t begin, int64_t stop) const {
+        const int64_t size = size_, len = stop - begin;
+        const int64_t as = g_.axis_stride[kOut], is = g_.inner.flat_stride(kOut);
+        char* const out = p_.out.host;
+        for (int64_t t = 0; t < g_.axis_size; ++t) {
+            char* row = out + (out_base + t * as + begin * is) * size;
+            const char* s = stage + t * len * size;
+            if (is == 1 && g_.stream_out) stream_bytes(row, s, len * size);
+            else if (is == 1) copy_bytes(row, s, len * size);
+            else
+                for (int64_t j = 0; j < len; ++j) std::memcpy(row + j * is * size, s + j * size, size_t(size));
+        }
+    }
+
     // The hot loop. Everything it needs is copied into locals first: the stores through char*
     // could alias any member, which would force a reload of each one on every update.
     template <class Index>
-    void scatter_unit(const int64_t* base, int64_t begin, int64_t stop, int64_t* counts) const {
+    void scatter_unit(const int64_t* base, int64_t begin, int64_t stop, int64_t* counts, char* stage) const {
         const int64_t len = stop - begin;
         const char* const idx = p_.indices.host;
         const char* const upd = p_.updates.host;
@@ -170,23 +263,32 @@ private:
             return;
         }
         if (g_.inner.rank == 1) {
-            const int64_t si = g_.inner.flat_stride(kIdx), su = g_.inner.flat_stride(kUpd),
-                          so = g_.inner.flat_stride(kOut) * size;
+            const int64_t si = g_.inner.flat_stride(kIdx), su = g_.inner.flat_stride(kUpd);
+            // The unit's targets: in out, or in the stage (in L2: no target prefetch needed).
+            char* const tile = stage != nullptr ? stage : out + begin * g_.inner.flat_stride(kOut) * size;
+            const int64_t tile_axis = stage != nullptr ? len * size : ao;
+            const int64_t tile_inner = stage != nullptr ? size : g_.inner.flat_stride(kOut) * size;
+            const bool prefetch_targets = Applier::kReduces && stage == nullptr;
+            const bool prefetch_pieces = stage != nullptr && si == 1 && su == 1;
             for (int64_t a = 0; a < fiber; ++a) {
-                const Index* ib = reinterpret_cast<const Index*>(idx) + base[kIdx] + a * ai;
-                const char* ub = upd + (base[kUpd] + a * au) * size;
-                for (int64_t i = begin; i < stop; ++i) {
-                    if (Applier::kReduces && i + kTargetPrefetch < stop) {
+                const Index* ib = reinterpret_cast<const Index*>(idx) + base[kIdx] + a * ai + begin * si;
+                const char* ub = upd + (base[kUpd] + a * au + begin * su) * size;
+                if (prefetch_pieces && a + kStagePrefetchRows < fiber) {
+                    prefetch_bytes(ib + kStagePrefetchRows * ai, len * int64_t(sizeof(Index)));
+                    prefetch_bytes(ub + kStagePrefetchRows * au * size, len * size);
+                }
+                for (int64_t j = 0; j < len; ++j) {
+                    if (prefetch_targets && j + kTargetPrefetch < len) {
                         Index ahead;
-                        std::memcpy(&ahead, ib + (i + kTargetPrefetch) * si, sizeof ahead);
+                        std::memcpy(&ahead, ib + (j + kTargetPrefetch) * si, sizeof ahead);
                         if (uint64_t(ahead) < uint64_t(axis_size))
-                            __builtin_prefetch(out + int64_t(ahead) * ao + (i + kTargetPrefetch) * so, 1);
+                            __builtin_prefetch(tile + int64_t(ahead) * tile_axis + (j + kTargetPrefetch) * tile_inner, 1);
                     }
                     Index raw;
-                    std::memcpy(&raw, ib + i * si, sizeof raw);
+                    std::memcpy(&raw, ib + j * si, sizeof raw);
                     int64_t t = int64_t(raw);
                     if (uint64_t(t) >= uint64_t(axis_size) && !resolve_index(t, axis_size, policy, &t)) continue;
-                    apply(out + t * ao + i * so, ub + i * su * size, t * len + (i - begin));
+                    apply(tile + t * tile_axis + j * tile_inner, ub + j * su * size, t * len + j);
                 }
             }
             return;
@@ -206,7 +308,7 @@ private:
     }
 
     // mean divides each hit target by its number of terms; every count goes back to zero.
-    void finish_unit(int64_t out_base, int64_t begin, int64_t stop, int64_t* counts) const {
+    void finish_unit(int64_t out_base, int64_t begin, int64_t stop, int64_t* counts, char* stage) const {
         const int64_t len = stop - begin;
         const bool mean = p_.reduction == SCATTER_REDUCTION_MEAN;
         const int64_t self_terms = p_.exclude_self ? 0 : 1;
@@ -217,7 +319,8 @@ private:
             for (int64_t i = 0; i < len; ++i, inner.next()) {
                 if (row[i] == 0) continue;
                 if (mean) {
-                    char* target = p_.out.host + (out_base + t * g_.axis_stride[kOut] + inner.offset(kOut)) * size_;
+                    char* target = stage != nullptr ? stage + (t * len + i) * size_
+                                                    : p_.out.host + (out_base + t * g_.axis_stride[kOut] + inner.offset(kOut)) * size_;
                     applier_.finish(target, row[i] + self_terms);
                 }
                 row[i] = 0;
@@ -242,14 +345,19 @@ Status scatter_elements_cpu(const OpPlan& plan, TaskRunner& runner, const HostAl
     const int64_t counts_per_task = needs_target_counts(plan) ? g.axis_size * g.chunk : 0;
     ScratchArray<int64_t> counts(allocator);
     SCATTER_RETURN_IF_ERROR(allocate_target_counts(counts, counts_per_task, tasks, "per-target"));
-    if (!g.unit_copies) SCATTER_RETURN_IF_ERROR(fill_out());
+    ScratchArray<char> stages(allocator);
+    if (g.staged && !stages.allocate(size_t(g.stage_bytes) * tasks))
+        return make_error(SCATTER_ERROR_OUT_OF_MEMORY, "could not allocate %lld bytes of target stages",
+                          (long long)(g.stage_bytes * tasks));
+    if (!g.unit_copies && !g.stage_from_data) SCATTER_RETURN_IF_ERROR(fill_out());
     Status status;
     dispatch_applier(plan, [&](const auto& applier) {
         using Applier = std::decay_t<decltype(applier)>;
         ElementsRunner<Applier> kernel(plan, g, applier);
         status = parallel_for(runner, tasks, [&](uint32_t task) {
             int64_t first = split_point(g.units, task, tasks), end = split_point(g.units, task + 1, tasks);
-            kernel.run_units(first, end, counts_per_task > 0 ? counts.data() + counts_per_task * task : nullptr);
+            kernel.run_units(first, end, counts_per_task > 0 ? counts.data() + counts_per_task * task : nullptr,
+                             g.staged ? stages.data() + g.stage_bytes * task : nullptr);
         });
     });
     return status;
