@@ -34,8 +34,10 @@ constexpr int64_t kTargetPrefetch = 32;
 // back to out once. W1 on this machine, 1 / 2 threads: 97-106 / 53-63 -> 58-61 / 31-34 ms;
 // W8 35-39 / 23 -> 19-21 / 11-12 ms (512 KiB stages: W1 70 / 37 ms; 1 MiB: noisier at 2 threads).
 constexpr int64_t kStageBytes = 768 << 10;
-// The stage's units read a short piece of each index and update row, one row after another, a
-// stride the hardware prefetchers do not follow: the pieces this many rows ahead are prefetched.
+// The stage's units read a short piece of each data, index and update row, one row after another,
+// a stride the hardware prefetchers do not follow: the pieces this many rows ahead are prefetched
+// (data's while filling the stage: W1 1 / 2 threads 59-60 / 34 -> 49-52 / 29-30 ms, W8 20 / 11.5
+// -> 17-18 / 9.7).
 constexpr int64_t kStagePrefetchRows = 8;
 // A staged out this large is written back with non-temporal stores (W1, 1 / 2 threads: 65-72 /
 // 40-41 -> 58-61 / 31-34 ms).
@@ -195,6 +197,7 @@ private:
         for (int64_t t = 0; t < g_.axis_size; ++t) {
             const char* row = from + (from_base + t * as + begin * is) * size;
             char* s = stage + t * len * size;
+            if (is == 1 && t + kStagePrefetchRows < g_.axis_size) prefetch_bytes(row + kStagePrefetchRows * as * size, len * size);
             if (is == 1) copy_bytes(s, row, len * size);
             else
                 for (int64_t j = 0; j < len; ++j) std::memcpy(s + j * size, row + j * is * size, size_t(size));
