@@ -8,6 +8,7 @@
 #include "cpu/cpu_switches.h"
 #include "cpu/dispatch.h"
 #include "cpu/kernel_context.h"
+#include "cpu/prefetch.h"
 
 #include <algorithm>
 #include <cstring>
@@ -71,9 +72,6 @@ struct ElementsLayout {
     int64_t lead = 0;
 };
 
-void prefetch_bytes(const void* p, int64_t bytes) {
-    for (int64_t k = 0; k < bytes; k += 64) __builtin_prefetch(static_cast<const char*>(p) + k);
-}
 
 // The lead (ElementsLayout) that starts every staged unit but the first at a 64-byte line of out,
 // where each fiber's row starts at the same place within a line; else 0.
@@ -197,7 +195,7 @@ private:
         for (int64_t t = 0; t < g_.axis_size; ++t) {
             const char* row = from + (from_base + t * as + begin * is) * size;
             char* s = stage + t * len * size;
-            if (is == 1 && t + kStagePrefetchRows < g_.axis_size) prefetch_bytes(row + kStagePrefetchRows * as * size, len * size);
+            if (is == 1 && t + kStagePrefetchRows < g_.axis_size) prefetch_from(row + kStagePrefetchRows * as * size, len * size);
             if (is == 1) copy_bytes(s, row, len * size);
             else
                 for (int64_t j = 0; j < len; ++j) std::memcpy(s + j * size, row + j * is * size, size_t(size));
@@ -277,8 +275,8 @@ private:
                 const Index* ib = reinterpret_cast<const Index*>(idx) + base[kIdx] + a * ai + begin * si;
                 const char* ub = upd + (base[kUpd] + a * au + begin * su) * size;
                 if (prefetch_pieces && a + kStagePrefetchRows < fiber) {
-                    prefetch_bytes(ib + kStagePrefetchRows * ai, len * int64_t(sizeof(Index)));
-                    prefetch_bytes(ub + kStagePrefetchRows * au * size, len * size);
+                    prefetch_from(ib + kStagePrefetchRows * ai, len * int64_t(sizeof(Index)));
+                    prefetch_from(ub + kStagePrefetchRows * au * size, len * size);
                 }
                 for (int64_t j = 0; j < len; ++j) {
                     if (prefetch_targets && j + kTargetPrefetch < len) {

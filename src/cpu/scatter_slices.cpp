@@ -7,6 +7,7 @@
 #include "cpu/cpu_switches.h"
 #include "cpu/dispatch.h"
 #include "cpu/kernel_context.h"
+#include "cpu/prefetch.h"
 #include "cpu/slice_blocks.h"
 
 #include <algorithm>
@@ -145,9 +146,10 @@ public:
             if (!p_.in_place) copy_elements(p_.data, p_.out, r0 * p_.inner, r1 * p_.inner);
             const int64_t k1 = blocks.start(b + 1);
             for (int64_t k = blocks.start(b); k < k1; ++k) {
+                if (k + kPrefetchSlices < k1) __builtin_prefetch(targets_ + order[k + kPrefetchSlices]);
                 if (contiguous && k + kPrefetchSlices < k1) {
                     const char* ahead = upd + slice_offset(order[k + kPrefetchSlices], flat_slices) * size_;
-                    for (int64_t at = 0; at < slice_bytes; at += 64) __builtin_prefetch(ahead + at);
+                    prefetch_lines(ahead, slice_bytes);
                 }
                 const int64_t j = order[k], t = targets_[j], out_at = flat_offset(g_.rows, t);
                 if (counts != nullptr) {
