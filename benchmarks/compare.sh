@@ -5,11 +5,14 @@
 # effective GB/s (> 1: libscatter is faster).
 #
 # usage: benchmarks/compare.sh [--cli PATH] [--workload W1,W2|all] [--threads 1,N] [--repeat K]
-#                              [--huge-pages]
+#                              [--huge-pages] [--misalign BYTES]
 #   --cli         the scatter program (default: build/tools/scatter)
 #   --threads     comma-separated thread counts, each used by both (default: 1 and every core)
 #   --huge-pages  both allocate through glibc's transparent-huge-page tunable
 #                 (GLIBC_TUNABLES=glibc.malloc.hugetlb=1), as numpy does for large arrays
+#   --misalign    libscatter's tensors start BYTES past a 64-byte boundary (`scatter bench
+#                 --misalign`; default 0, aligned as PyTorch's allocator aligns its own)
+# PYTHON (environment): the Python with torch (default /usr/bin/python3)
 set -euo pipefail
 
 here="$(cd "$(dirname "$0")" && pwd)"
@@ -17,7 +20,8 @@ cli="$here/../build/tools/scatter"
 workload=all
 threads="1,$(nproc)"
 repeat=7
-python=/usr/bin/python3
+misalign=0
+python=${PYTHON:-/usr/bin/python3}
 
 while [[ $# -gt 0 ]]; do
   case "$1" in
@@ -26,7 +30,8 @@ while [[ $# -gt 0 ]]; do
     --threads) threads="$2"; shift 2 ;;
     --repeat) repeat="$2"; shift 2 ;;
     --huge-pages) export GLIBC_TUNABLES=glibc.malloc.hugetlb=1; shift ;;
-    -h|--help) sed -n '2,13p' "$0"; exit 0 ;;
+    --misalign) misalign="$2"; shift 2 ;;
+    -h|--help) sed -n '2,15p' "$0"; exit 0 ;;
     *) echo "compare.sh: unknown argument $1" >&2; exit 2 ;;
   esac
 done
@@ -37,10 +42,11 @@ fi
 
 work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
-echo "libscatter: $("$cli" version); threads $threads; repeat $repeat${GLIBC_TUNABLES:+; $GLIBC_TUNABLES}" >&2
+echo "libscatter: $("$cli" version); threads $threads; repeat $repeat; misalign $misalign${GLIBC_TUNABLES:+; $GLIBC_TUNABLES}" >&2
 IFS=, read -r -a counts <<< "$threads"
 for count in "${counts[@]}"; do
-  "$cli" bench --json --workload "$workload" --backend cpu --threads "$count" --repeat "$repeat" >> "$work/lib.jsonl"
+  "$cli" bench --json --workload "$workload" --backend cpu --threads "$count" --repeat "$repeat" \
+    --misalign "$misalign" >> "$work/lib.jsonl"
 done
 "$python" "$here/peers_torch.py" --json --workload "$workload" --threads "$threads" --repeat "$repeat" > "$work/peer.jsonl"
 

@@ -8,6 +8,7 @@
 #   bash .device/run.sh bash .device/benchmarks/gpu_session.sh all [SECONDS]
 #   bash .device/run.sh bash .device/benchmarks/gpu_session.sh ab FEATURES
 #   bash .device/run.sh bash .device/benchmarks/gpu_session.sh large
+#   bash .device/run.sh bash .device/benchmarks/gpu_session.sh cpu [THREADS]
 # bench: `scatter bench --backend vulkan --resident` on every standard workload with every path
 #   on, then again under each switch that changes a workload's path on those workloads
 #   (SCATTER_VULKAN_DISABLE_FEATURES), a process per workload; --profile runs of both (per-pass
@@ -27,6 +28,9 @@
 #   (SCATTER_VULKAN_TEST_WINDOW_BYTES) the same table through 4 windows
 #   (DISABLED_FourGiBTableWithGiBWindows) and W15 again; PyTorch CUDA on W15; back: large.txt.
 #   If the windowed test passes, the default window cap can rise to 1 GiB (src/vulkan/vk_switches.h).
+# cpu (issue 14): the CPU backend against PyTorch's CPU operators on the machine's own cores:
+#   benchmarks/compare.sh at 1, 2 and THREADS threads (default: every core), every standard
+#   workload, repeat 5, under a 540 s limit; back: cpu.txt (the tables, the machine's CPU).
 # SCATTER_BENCH_HIDE (environment): switches hidden in every bench process of this run.
 set -uo pipefail
 mode=${1:-bench}
@@ -169,6 +173,13 @@ case "$mode" in
     unset SCATTER_VULKAN_TEST_WINDOW_BYTES
     timeout 200 python3 "$here/peers_torch.py" --device cuda --workload W15 --repeat 5 >> "$summary" 2>&1
     echo "peers_torch rc=$?" >> "$summary"
+    ;;
+  cpu)  # one file comes back: cpu.txt
+    threads=${2:-$(nproc)}
+    { lscpu | grep -E '^(Model name|CPU\(s\)|Thread|L2|L3)'; echo; } > "$out/cpu.txt" 2>&1
+    PYTHON=python3 timeout 540 bash "$here/compare.sh" --cli "$(command -v scatter)" --workload all \
+      --threads "1,2,$threads" --repeat 5 >> "$out/cpu.txt" 2>&1
+    echo "compare.sh rc=$?" >> "$out/cpu.txt"
     ;;
   tests)
     budget=100000

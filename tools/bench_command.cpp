@@ -68,6 +68,7 @@ struct Result {
     const Workload* workload;
     Timing scatter, copy;
     uint64_t bytes;  // data read + out written + indices read + updates read
+    size_t misalign = 0;  // host tensors' start past a 64-byte boundary
     bool device_copy = false;  // copy timed on the device (Vulkan), else a host memcpy
     bool profiled = false;
     scatter_profile profile{};
@@ -77,7 +78,7 @@ struct Result {
 // A context buffer holding `bytes`, destroyed with the holder.
 struct ResidentBuffer {
     scatter_buffer buffer = nullptr;
-    ResidentBuffer(scatter_context context, const std::vector<uint8_t>& bytes) {
+    ResidentBuffer(scatter_context context, const HostBytes& bytes) {
         check_status(scatter_buffer_create(context, bytes.size(), &buffer));
         check_status(scatter_buffer_write(buffer, 0, bytes.data(), bytes.size()));
     }
@@ -92,10 +93,13 @@ void place_in(scatter_tensor* tensor, const ResidentBuffer& resident) {
     tensor->byte_offset = 0;
 }
 
-Result bench_workload(scatter_context context, const Workload& workload, int repeat, bool resident, bool profile,
-                      bool device_copy, int batch) {
-    WorkloadInputs inputs = generate_inputs(workload);
-    std::vector<uint8_t> out(inputs.data.size());
+Result bench_workload(scatter_context context, const Workload& workload, const BenchOptions& options,
+                      bool device_copy) {
+    const int repeat = options.repeat, batch = options.batch;
+    const bool resident = options.resident, profile = options.profile;
+    WorkloadInputs inputs = generate_inputs(workload, options.misalign);
+    HostBytes out(inputs.data.size(), options.misalign);
+    std::memset(out.data(), 0, out.size());
     scatter_tensor data = host_tensor(workload.dtype, workload.data_shape, inputs.data.data());
     scatter_tensor indices = host_tensor(SCATTER_DTYPE_I64, workload.indices_shape, inputs.indices.data());
     scatter_tensor updates = host_tensor(workload.dtype, workload.updates_shape, inputs.updates.data());
@@ -111,13 +115,14 @@ Result bench_workload(scatter_context context, const Workload& workload, int rep
         place_in(&updates, *buffers[2]);
         place_in(&out_tensor, *buffers[3]);
     }
-    scatter_options options = SCATTER_OPTIONS_INIT;
-    options.axis = workload.op == ScatterOp::nd ? 0 : workload.axis;
-    options.reduction = workload.reduction;
+    scatter_options op_options = SCATTER_OPTIONS_INIT;
+    op_options.axis = workload.op == ScatterOp::nd ? 0 : workload.axis;
+    op_options.reduction = workload.reduction;
     const OpFunction op = op_function(workload.op);
 
     Result result;
     result.workload = &workload;
+    result.misalign = options.misalign;
     result.bytes = 2 * inputs.data.size() + inputs.indices.size() + inputs.updates.size();
     const int calls = workload.latency ? kLatencyCallsPerSample : 1;
     if (batch > 0) {
@@ -131,7 +136,7 @@ Result bench_workload(scatter_context context, const Workload& workload, int rep
             check_status(scatter_batch_create(context, &b));
             const auto start = std::chrono::steady_clock::now();
             for (int i = 0; i < batch; ++i)
-                check_status(scatter_batch_record(b, batch_op, &data, &indices, &updates, &options, &out_tensor));
+                check_status(scatter_batch_record(b, batch_op, &data, &indices, &updates, &op_options, &out_tensor));
             record_ms.push_back(
                 std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count());
             check_status(scatter_batch_submit(b));
@@ -144,11 +149,11 @@ Result bench_workload(scatter_context context, const Workload& workload, int rep
         result.record_us_per_call = record_ms[record_ms.size() / 2] * 1000 / batch;
     } else {
         result.scatter = time_calls(repeat, calls, [&] {
-            check_status(op(context, &data, &indices, &updates, &options, &out_tensor));
+            check_status(op(context, &data, &indices, &updates, &op_options, &out_tensor));
         });
     }
     if (profile) {
-        check_status(op(context, &data, &indices, &updates, &options, &out_tensor));
+        check_status(op(context, &data, &indices, &updates, &op_options, &out_tensor));
         result.profile.struct_size = sizeof result.profile;
         check_status(scatter_last_profile(context, &result.profile));
         result.profiled = true;
@@ -157,8 +162,10 @@ Result bench_workload(scatter_context context, const Workload& workload, int rep
 
     // The same traffic as a copy: half the bytes read, half written.
     inputs = WorkloadInputs();
-    out = std::vector<uint8_t>();
-    std::vector<uint8_t> source(result.bytes / 2, 1), target(result.bytes / 2);
+    out = HostBytes();
+    HostBytes source(result.bytes / 2, options.misalign), target(result.bytes / 2, options.misalign);
+    std::memset(source.data(), 1, source.size());
+    std::memset(target.data(), 0, target.size());
     if (device_copy) {
         ResidentBuffer from(context, source), to(context, target);
         result.device_copy = true;
@@ -209,6 +216,7 @@ void print_result(const Result& result, const std::string& backend, uint32_t thr
                               {"backend", backend},         {"threads", threads},
                               {"repeat", repeat},           {"bytes", result.bytes},
                               {"tensors", resident ? "resident" : "host"},
+                              {"misalign", result.misalign},
                               {"median_ms", result.scatter.median_ms},
                               {"min_ms", result.scatter.min_ms},
                               {"gbps", gbps},               {"copy", copy},
@@ -260,8 +268,7 @@ int bench_command(const BenchOptions& options) {
     const uint32_t threads = options.context.threads != 0 ? options.context.threads
                                                           : std::max(1u, std::thread::hardware_concurrency());
     for (const Workload* workload : selected_workloads(options.workloads)) {
-        const Result result = bench_workload(context.get(), *workload, options.repeat, options.resident,
-                                             options.profile, backend == SCATTER_BACKEND_VULKAN, options.batch);
+        const Result result = bench_workload(context.get(), *workload, options, backend == SCATTER_BACKEND_VULKAN);
         const char* name = options.context.backend == SCATTER_BACKEND_AUTO ? "auto" : scatter_backend_name(backend);
         print_result(result, name, threads, options.repeat, options.resident, options.batch, options.json);
     }

@@ -36,8 +36,8 @@ uint64_t element_count(const std::vector<int64_t>& shape) {
 }
 
 template <typename T>
-std::vector<uint8_t> random_values(Random& random, uint64_t count, double low, double high) {
-    std::vector<uint8_t> bytes(count * sizeof(T));
+HostBytes random_values(Random& random, uint64_t count, double low, double high, size_t offset) {
+    HostBytes bytes(count * sizeof(T), offset);
     T* values = reinterpret_cast<T*>(bytes.data());
     for (uint64_t i = 0; i < count; ++i) {
         if constexpr (std::is_floating_point_v<T>) {
@@ -50,13 +50,13 @@ std::vector<uint8_t> random_values(Random& random, uint64_t count, double low, d
     return bytes;
 }
 
-std::vector<uint8_t> random_tensor(Random& random, scatter_dtype dtype, uint64_t count, double low,
-                                   double high) {
+HostBytes random_tensor(Random& random, scatter_dtype dtype, uint64_t count, double low, double high,
+                        size_t offset) {
     switch (dtype) {
-    case SCATTER_DTYPE_F32: return random_values<float>(random, count, low, high);
-    case SCATTER_DTYPE_F64: return random_values<double>(random, count, low, high);
-    case SCATTER_DTYPE_I32: return random_values<int32_t>(random, count, low, high);
-    case SCATTER_DTYPE_I64: return random_values<int64_t>(random, count, low, high);
+    case SCATTER_DTYPE_F32: return random_values<float>(random, count, low, high, offset);
+    case SCATTER_DTYPE_F64: return random_values<double>(random, count, low, high, offset);
+    case SCATTER_DTYPE_I32: return random_values<int32_t>(random, count, low, high, offset);
+    case SCATTER_DTYPE_I64: return random_values<int64_t>(random, count, low, high, offset);
     default: throw std::logic_error("workload dtype has no generator");
     }
 }
@@ -199,16 +199,22 @@ const std::vector<Workload>& standard_workloads() {
     return workloads;
 }
 
-WorkloadInputs generate_inputs(const Workload& workload) {
+HostBytes::HostBytes(size_t size, size_t offset)
+    : block_(new uint8_t[size + kAlignment + offset]), size_(size) {
+    const uintptr_t start = reinterpret_cast<uintptr_t>(block_.get());
+    data_ = block_.get() + ((kAlignment - start % kAlignment) % kAlignment) + offset;
+}
+
+WorkloadInputs generate_inputs(const Workload& workload, size_t offset) {
     Random random(0);
     WorkloadInputs inputs;
     const bool is_integer = workload.dtype == SCATTER_DTYPE_I32 || workload.dtype == SCATTER_DTYPE_I64;
     inputs.data = random_tensor(random, workload.dtype, element_count(workload.data_shape),
-                                is_integer ? -1000000 : 0.0, is_integer ? 1000000 : 1.0);
+                                is_integer ? -1000000 : 0.0, is_integer ? 1000000 : 1.0, offset);
 
     const std::vector<int64_t> bounds = index_bounds(workload);
     const uint64_t index_count = element_count(workload.indices_shape);
-    inputs.indices.resize(index_count * sizeof(int64_t));
+    inputs.indices = HostBytes(index_count * sizeof(int64_t), offset);
     int64_t* indices = reinterpret_cast<int64_t*>(inputs.indices.data());
     for (uint64_t i = 0; i < index_count; ++i)
         indices[i] = static_cast<int64_t>(random.below(static_cast<uint64_t>(bounds[i % bounds.size()])));
@@ -216,6 +222,6 @@ WorkloadInputs generate_inputs(const Workload& workload) {
     shape_indices(workload, random, indices);
 
     inputs.updates = random_tensor(random, workload.dtype, element_count(workload.updates_shape),
-                                   workload.updates_low, workload.updates_high);
+                                   workload.updates_low, workload.updates_high, offset);
     return inputs;
 }

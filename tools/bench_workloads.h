@@ -4,7 +4,9 @@
 
 #include "commands.h"
 
+#include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -26,9 +28,28 @@ struct Workload {
     std::string describe() const;
 };
 
+// `size` bytes of host memory starting `offset` bytes past a 64-byte boundary, uninitialized.
+// Where a tensor starts decides how many cache lines each of its rows spans: PyTorch's and ONNX
+// Runtime's allocators start tensors at 64-byte boundaries, glibc's malloc 16 bytes past a page
+// for large blocks (a 256-byte row then spans 5 lines, not 4).
+class HostBytes {
+public:
+    static constexpr size_t kAlignment = 64;
+    HostBytes() = default;
+    HostBytes(size_t size, size_t offset);
+    uint8_t* data() { return data_; }
+    const uint8_t* data() const { return data_; }
+    size_t size() const { return size_; }
+
+private:
+    std::unique_ptr<uint8_t[]> block_;
+    uint8_t* data_ = nullptr;
+    size_t size_ = 0;
+};
+
 // Host tensors of one workload: data, int64 indices (distributed as the workload says), updates.
 struct WorkloadInputs {
-    std::vector<uint8_t> data, indices, updates;
+    HostBytes data, indices, updates;
 };
 
 // The text of benchmarks/workloads.json.
@@ -37,5 +58,6 @@ const char* standard_workloads_json();
 // Every workload of the table, in order.
 const std::vector<Workload>& standard_workloads();
 
-// Generates the inputs of `workload` from RNG seed 0.
-WorkloadInputs generate_inputs(const Workload& workload);
+// Generates the inputs of `workload` from RNG seed 0, each tensor `offset` bytes past a 64-byte
+// boundary.
+WorkloadInputs generate_inputs(const Workload& workload, size_t offset);

@@ -4,6 +4,7 @@
 
 #include "context.h"
 
+#include <cstddef>
 #include <string>
 #include <vector>
 
@@ -24,6 +25,7 @@ struct BenchOptions {
     bool resident = false;  // tensors in context buffers (device memory on Vulkan), not host memory
     bool profile = false;   // after timing, one profiled call per workload: its stages and passes
     int batch = 0;          // > 0: each sample records this many calls into one batch (Vulkan)
+    size_t misalign = 0;    // host tensors start this many bytes past a 64-byte boundary
 };
 
 int run_command(const RunOptions& options);

@@ -84,6 +84,10 @@ void add_bench_command(CLI::App* app, BenchOptions* bench) {
                         "Record N calls into one batch per sample, submit once, wait once (Vulkan, with "
                         "--resident); times are per call")
         ->check(CLI::Range(1, 1000000));
+    command->add_option("--misalign", bench->misalign,
+                        "Start each host tensor BYTES past a 64-byte boundary (default 0: 64-byte aligned, "
+                        "as PyTorch's allocator; glibc's malloc places large blocks 16 past one)")
+        ->check(CLI::Range(0, 63));
     command->add_flag("--profile", bench->profile,
                       "After timing, profile one more call: host stages and, on Vulkan, the GPU time of "
                       "each pass (with --json, a \"profile\" object)");

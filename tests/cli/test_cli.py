@@ -288,6 +288,7 @@ USAGE_ERRORS = [
     ["run", "--op", "rows", "--data", "d", "--indices", "i", "--updates", "u", "--out", "o", "--bogus"],
     ["bench", "--workload", "W16"],
     ["bench", "--repeat", "0"],
+    ["bench", "--misalign", "64"],
     ["version", "extra"],
 ]
 
@@ -355,6 +356,16 @@ def test_bench_profile_json(runner):
     assert profile["backend"] == "cpu" and profile["total_us"] > 0
     assert [p["name"] for p in profile["passes"]] == ["cpu"]
     assert row["copy"] == "memcpy" and row["ratio_to_copy"] > 0
+
+
+def test_bench_misalign(runner):
+    for misalign in ("0", "16", "63"):
+        proc = runner.call("bench", "--workload", "W7,W9", "--repeat", "1", "--threads", "1", "--misalign",
+                           misalign, "--json")
+        assert proc.returncode == 0, proc.stderr
+        rows = [json.loads(line) for line in proc.stdout.splitlines()]
+        assert [r["workload"] for r in rows] == ["W7", "W9"]
+        assert all(r["misalign"] == int(misalign) and r["median_ms"] > 0 for r in rows)
 
 
 def test_bench_json_line_per_workload(runner):
