@@ -175,10 +175,11 @@ case "$mode" in
     echo "peers_torch rc=$?" >> "$summary"
     ;;
   cpu)  # one file comes back: cpu.txt
-    threads=${2:-$(nproc)}
+    threads=1,2
+    (( ${2:-$(nproc)} > 2 )) && threads=$threads,${2:-$(nproc)}
     { lscpu | grep -E '^(Model name|CPU\(s\)|Thread|L2|L3)'; echo; } > "$out/cpu.txt" 2>&1
-    PYTHON=python3 timeout 540 bash "$here/compare.sh" --cli "$(command -v scatter)" --workload all \
-      --threads "1,2,$threads" --repeat 5 >> "$out/cpu.txt" 2>&1
+    PYTHON=${PYTHON:-python3} timeout 540 bash "$here/compare.sh" --cli "$(command -v scatter)" --workload all \
+      --threads "$threads" --repeat 5 >> "$out/cpu.txt" 2>&1
     echo "compare.sh rc=$?" >> "$out/cpu.txt"
     ;;
   tests)

@@ -52,8 +52,10 @@ struct ElementsLayout {
     int64_t updates_per_fiber = 0;  // indices.shape[axis]
     int64_t axis_size = 0;          // data.shape[axis]
     int64_t axis_stride[4] = {};
-    int64_t chunk = 1;              // inner positions per unit
-    int64_t chunks_per_outer = 1;
+    int64_t chunk = 1;              // the most inner positions a unit covers
+    int64_t grain = 1;              // units cover whole grains of inner positions (see lead)
+    int64_t grains_per_outer = 1;
+    int64_t chunks_per_outer = 1;   // units per outer position
     int64_t units = 0;
     // Each unit copies its own targets from data just before scattering into them (instead of
     // one copy of the whole tensor first): out is then written once and read back from cache.
@@ -66,14 +68,36 @@ struct ElementsLayout {
     bool stage_from_data = false;
     bool stream_out = false;
     int64_t stage_bytes = 0;  // per task, a multiple of 64
-    // Unit c covers inner positions [c * chunk - lead, (c + 1) * chunk - lead) within the fiber:
-    // staged units start where out's rows start a 64-byte line (malloc's 16-byte offset would
-    // otherwise make each 128-byte piece three lines: W1 57 -> 84 ms in a standalone loop).
+    // Grain k covers inner positions [k * grain - lead, (k + 1) * grain - lead) within the fiber,
+    // and unit c of an outer position the grains [split_point(grains_per_outer, c,
+    // chunks_per_outer), split_point(grains_per_outer, c + 1, chunks_per_outer)) (unit_span).
+    // Staged units take grains of one 64-byte line of out and start where out's rows start a line
+    // (malloc's 16-byte offset would otherwise make each 128-byte piece three lines: W1 57 -> 84 ms
+    // in a standalone loop); the others take one grain of `chunk` each.
     int64_t lead = 0;
 };
 
+// Inner positions [begin, stop) of unit c of an outer position.
+void unit_span(const ElementsLayout& g, int64_t c, int64_t* begin, int64_t* stop) {
+    const int64_t first = split_point(g.grains_per_outer, c, g.chunks_per_outer);
+    const int64_t end = split_point(g.grains_per_outer, c + 1, g.chunks_per_outer);
+    *begin = std::max<int64_t>(0, first * g.grain - g.lead);
+    *stop = std::min(g.inner.count, end * g.grain - g.lead);
+}
 
-// The lead (ElementsLayout) that starts every staged unit but the first at a 64-byte line of out,
+// Units per outer position for staged units of at most `most` grains each: the fewest, unless a
+// few more (never more than the grains) make the units a multiple of the tasks, so that every
+// task gets as many (W1 on 16 threads: 86 units of 3 lines would be 6 for some tasks and 5 for
+// others; 96 units of 2-3 lines are 6 for each).
+int64_t balanced_units(int64_t grains, int64_t most, int64_t outer, uint32_t tasks) {
+    const int64_t fewest = (grains + most - 1) / most;
+    for (int64_t units = fewest; units <= grains && units <= 2 * fewest; ++units)
+        if ((outer * units) % int64_t(tasks) == 0) return units;
+    return fewest;
+}
+
+
+// The lead (ElementsLayout) that starts every grain but the first at a 64-byte line of out,
 // where each fiber's row starts at the same place within a line; else 0.
 int64_t line_lead(const OpPlan& plan, const ElementsLayout& g) {
     const int64_t size = int64_t(plan.out.element_size);
@@ -82,7 +106,7 @@ int64_t line_lead(const OpPlan& plan, const ElementsLayout& g) {
     for (uint32_t d = 0; d < g.outer.rank; ++d) same = same && (g.outer.strides[kOut][d] * size) % 64 == 0;
     if (!same) return 0;
     const int64_t shift = int64_t((64 - first % 64) % 64) / size;  // the first position on a line
-    return (g.chunk - shift % g.chunk) % g.chunk;
+    return (g.grain - shift % g.grain) % g.grain;
 }
 
 ElementsLayout make_layout(const OpPlan& plan, uint32_t concurrency) {
@@ -118,16 +142,24 @@ ElementsLayout make_layout(const OpPlan& plan, uint32_t concurrency) {
                                                  : kStageBytes / (g.axis_size * size) / line * line;
     const bool stage = forced_stage > 0 ? g.inner.rank == 1
                                         : g.inner.rank == 1 && !g.unit_copies && stage_chunk >= line && stage_chunk < g.chunk;
+    g.grain = g.chunk;
     if (stage) {
-        g.chunk = std::min(stage_chunk, g.chunk);
+        // The test switch's stages keep grains of their own width (odd leads and tails).
+        g.grain = forced_stage > 0 ? std::min(stage_chunk, g.chunk) : line;
+        g.chunk = forced_stage > 0 ? g.grain : stage_chunk;
         g.unit_copies = false;
         g.staged = true;
         g.stage_from_data = covers && !plan.in_place;
         g.stream_out = forced_stage > 0 || plan.out.element_count * size >= kStreamOutBytes;
-        g.stage_bytes = (g.axis_size * g.chunk * size + 63) / 64 * 64;
         g.lead = line_lead(plan, g);
     }
-    g.chunks_per_outer = (inner + g.lead + g.chunk - 1) / g.chunk;
+    g.grains_per_outer = (inner + g.lead + g.grain - 1) / g.grain;
+    g.chunks_per_outer = g.grains_per_outer;
+    if (stage && forced_stage <= 0) {
+        g.chunks_per_outer = balanced_units(g.grains_per_outer, stage_chunk / line, outer, concurrency);
+        g.chunk = (g.grains_per_outer + g.chunks_per_outer - 1) / g.chunks_per_outer * g.grain;
+    }
+    if (stage) g.stage_bytes = (g.axis_size * g.chunk * size + 63) / 64 * 64;
     g.units = outer * g.chunks_per_outer;
     return g;
 }
@@ -145,8 +177,8 @@ public:
         for (int64_t unit = first; unit < end; ++unit) {
             const int64_t o = unit / g_.chunks_per_outer, c = unit % g_.chunks_per_outer;
             outer.seek(o);
-            const int64_t begin = std::max<int64_t>(0, c * g_.chunk - g_.lead);
-            const int64_t stop = std::min(g_.inner.count, (c + 1) * g_.chunk - g_.lead);
+            int64_t begin = 0, stop = 0;
+            unit_span(g_, c, &begin, &stop);
             const int64_t base[3] = {outer.offset(kIdx), outer.offset(kUpd), outer.offset(kOut)};
             if (g_.unit_copies) copy_unit(outer.offset(kData), base[kOut], begin, stop);
             if (stage != nullptr) {

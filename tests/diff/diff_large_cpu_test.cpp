@@ -78,6 +78,19 @@ TEST(DiffLarge, ElementsAxis0Max) {
     ScatterCase().op(ELEMENTS).dtype(I64).data({1024, 1024}).indices({1024, 1024}).reduction(MAX).values(17).run_cpu();
 }
 
+// Staged column tiles at the default stage size (units of whole lines, as many per task: 43 of
+// 3 lines -> 44 units at 2 threads, 49 at 7): W1's shape at half its width.
+TEST(DiffLarge, ElementsAxis0StagedNone) {
+    ScatterCase().op(ELEMENTS).dtype(F32).data({4096, 2048}).indices({4096, 2048}).reduction(NONE).values(25).run_cpu();
+}
+
+// The same path staged from out (in place, indices shorter than data along the axis), a width
+// that leaves a tail line, and a count of lines (65) that no thread count divides evenly.
+TEST(DiffLarge, ElementsAxis0StagedMaxInPlaceTail) {
+    ScatterCase().op(ELEMENTS).dtype(I64).data({4096, 520}).indices({3000, 520}).reduction(MAX).in_place()
+        .index_profile({.hot_targets = 300, .negative_rate = 0.1}).values(26).run_cpu();
+}
+
 TEST(DiffLarge, ElementsLastAxisAddExcludeSelf) {
     ScatterCase().op(ELEMENTS).dtype(F32).axis(1).data({512, 2048}).indices({512, 1024}).reduction(ADD)
         .exclude_self().values(18).run_cpu();
