@@ -36,6 +36,9 @@ constexpr int64_t kSpanSplitBytes = 128;
 constexpr uint32_t kPlainSplitMinTasks = 4;
 // Update slices are prefetched this many slices ahead of the one being applied.
 constexpr int64_t kPrefetchSlices = 16;
+// Where the plain path's tasks split the target rows, the rows go out in ranges of about equal
+// numbers of slices, counted over at most this many buckets of rows a task.
+constexpr int64_t kRowBucketsPerTask = 64;
 
 struct SlicesLayout {
     LoopDims<2> outer;   // data.shape[:axis] (rows only)
@@ -276,6 +279,44 @@ void split_blocks(const OpPlan& plan, const SliceBlocks& blocks, uint32_t tasks,
     }
 }
 
+// Target rows [first[task], first[task + 1]) for each task where the plain path's tasks split the
+// target rows: ranges with about as many slices each (a parallel histogram of the targets over
+// buckets of 2^s rows), so that skewed indices do not leave most of the work to one task, as
+// equal ranges of rows would (all slices into a few hot rows: one task for everything). A range
+// holds whole buckets: a single hot row still goes to one task.
+Status split_rows_by_slices(const OpPlan& plan, const int64_t* targets, uint32_t tasks, TaskRunner& runner,
+                            const HostAllocator& allocator, int64_t* first) {
+    const int64_t rows = plan.target_rows, slices = plan.slices;
+    int shift = 0;
+    while (((rows - 1) >> shift) + 1 > int64_t(tasks) * kRowBucketsPerTask) ++shift;
+    const int64_t buckets = ((rows - 1) >> shift) + 1;
+    ScratchArray<int64_t> histogram(allocator);
+    if (!histogram.allocate(size_t(buckets) * tasks))
+        return make_error(SCATTER_ERROR_OUT_OF_MEMORY, "could not allocate the row histogram of %u tasks", tasks);
+    int64_t* const counts = histogram.data();
+    std::memset(counts, 0, size_t(buckets) * tasks * sizeof(int64_t));
+    SCATTER_RETURN_IF_ERROR(parallel_for(runner, tasks, [&](uint32_t task) {
+        int64_t* mine = counts + int64_t(task) * buckets;
+        const int64_t end = split_point(slices, task + 1, tasks);
+        for (int64_t j = split_point(slices, task, tasks); j < end; ++j)
+            if (targets[j] >= 0) ++mine[targets[j] >> shift];
+    }));
+    int64_t total = 0;
+    for (int64_t b = 0; b < buckets; ++b) {
+        for (uint32_t task = 1; task < tasks; ++task) counts[b] += counts[int64_t(task) * buckets + b];
+        total += counts[b];
+    }
+    for (uint32_t task = 1; task <= tasks; ++task) first[task] = rows;
+    first[0] = 0;
+    int64_t seen = 0;
+    uint32_t task = 1;
+    for (int64_t b = 0; b < buckets && task < tasks; ++b) {
+        while (task < tasks && seen >= split_point(total, task, tasks)) first[task++] = b << shift;
+        seen += counts[b];
+    }
+    return Status();
+}
+
 Status scatter_blocks(const OpPlan& plan, const SlicesLayout& g, int shift, const int64_t* targets,
                       TaskRunner& runner, const HostAllocator& allocator) {
     SliceBlocks blocks(allocator);
@@ -319,21 +360,26 @@ Status scatter_slices_cpu(const OpPlan& plan, const int64_t* targets, TaskRunner
     // that reach other tasks' rows.
     const bool split_inner = !scalar && split_slices &&
                              inner * int64_t(plan.data.element_size) >= kSpanSplitBytes * int64_t(runner.concurrency());
-    const uint32_t tasks =
+    const uint32_t tasks = std::min(
+        SCATTER_MAX_THREAD_COUNT,
         (scalar || !split_slices) && !split_outer
             ? 1
-            : task_count_for(runner, plan.updates.element_count, split_outer ? outer : split_inner ? inner : rows);
-    const int64_t rows_per_task = split_outer || split_inner || tasks == 1 ? rows : (rows + tasks - 1) / tasks;
-    const int64_t counts_per_task = needs_target_counts(plan) ? rows_per_task : 0;
+            : task_count_for(runner, plan.updates.element_count, split_outer ? outer : split_inner ? inner : rows));
+    // Otherwise tasks split the target rows: task k owns rows [first_row[k], first_row[k + 1]) and
+    // the hit counts of its rows in one table of `rows` counts.
+    const bool split_rows = tasks > 1 && !scalar && !split_outer && !split_inner;
+    int64_t first_row[SCATTER_MAX_THREAD_COUNT + 1];
+    if (split_rows) SCATTER_RETURN_IF_ERROR(split_rows_by_slices(plan, targets, tasks, runner, allocator, first_row));
+    const bool counted = needs_target_counts(plan);
     ScratchArray<int64_t> counts(allocator);
-    SCATTER_RETURN_IF_ERROR(allocate_target_counts(counts, counts_per_task, tasks, "per-row"));
+    SCATTER_RETURN_IF_ERROR(allocate_target_counts(counts, counted ? rows : 0, split_rows ? 1 : tasks, "per-row"));
     SCATTER_RETURN_IF_ERROR(fill_out());
     Status status;
     dispatch_applier(plan, [&](const auto& applier) {
         using Applier = std::decay_t<decltype(applier)>;
         SlicesRunner<Applier> kernel(plan, g, targets, applier);
         status = parallel_for(runner, tasks, [&](uint32_t task) {
-            int64_t* task_counts = counts_per_task > 0 ? counts.data() + counts_per_task * task : nullptr;
+            int64_t* task_counts = !counted ? nullptr : counts.data() + (split_rows ? first_row[task] : rows * task);
             if (scalar) {
                 kernel.run_scalar(split_point(outer, task, tasks), split_point(outer, task + 1, tasks));
             } else if (split_outer || tasks == 1) {
@@ -345,8 +391,7 @@ Status scatter_slices_cpu(const OpPlan& plan, const int64_t* targets, TaskRunner
                 kernel.run(0, outer, 0, rows, std::min(inner, split_point(lines, task, tasks) * line),
                            std::min(inner, split_point(lines, task + 1, tasks) * line), task_counts);
             } else {
-                int64_t r0 = std::min(rows, rows_per_task * task), r1 = std::min(rows, r0 + rows_per_task);
-                kernel.run(0, outer, r0, r1, 0, inner, task_counts);
+                kernel.run(0, outer, first_row[task], first_row[task + 1], 0, inner, task_counts);
             }
         });
     });

@@ -46,6 +46,21 @@ TEST(DiffLarge, RowsMeanLongSlicesSplitBetweenTasks) {
         .index_profile({.hot_targets = 40}).values(19).run_cpu();
 }
 
+// Tasks (at 7 threads) split the target rows into ranges of about equal numbers of slices: every
+// index among the first 300 rows of 20000.
+TEST(DiffLarge, RowsAddHotRowsSplitBySlices) {
+    ScatterCase().op(ROWS).dtype(F32).data({20000, 64}).indices({60000}).reduction(ADD)
+        .index_profile({.hot_targets = 300}).values(27).run_cpu();
+}
+
+// The same split with hit counts (one table, each task's rows at their own place), skipped and
+// negative indices, for nd.
+TEST(DiffLarge, NdMeanExcludeSelfHotRowsSplitBySlices) {
+    ScatterCase().op(ND).dtype(F64).data({200, 100, 4}).indices({40000, 2}).reduction(MEAN).exclude_self()
+        .out_of_range(OOR_SKIP).index_profile({.hot_targets = 50, .negative_rate = 0.2, .out_of_range_rate = 0.05})
+        .values(28).run_cpu();
+}
+
 TEST(DiffLarge, NdStridedInnerDimsSplitBetweenTasks) {
     ScatterCase().op(ND).dtype(F64).data({64, 40, 30}).indices({2000, 1}).reduction(DIV)
         .updates_layout(Layout::random(5, false)).out_layout(Layout::random(6, false)).values(20).run_cpu();

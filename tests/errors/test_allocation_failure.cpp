@@ -125,6 +125,13 @@ const std::vector<Scenario>& scenarios() {
         {"nd_opaque_none", 1, [] { return valid_call(Op::nd, SCATTER_DTYPE_OPAQUE, SCATTER_DTYPE_I32, 5); }},
         {"rows_add_2_threads", 2, large_rows_call},
         {"elements_mean_exclude_self_2_threads", 2, large_elements_call},
+        // Tasks split the target rows by a histogram of the targets (its own allocation).
+        {"rows_mean_exclude_self_4_threads", 4,
+         [] {
+             auto c = large_rows_call();
+             c->reduction(SCATTER_REDUCTION_MEAN).flags(SCATTER_OPTION_EXCLUDE_SELF);
+             return c;
+         }},
     };
     return all;
 }
