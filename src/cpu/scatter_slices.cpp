@@ -151,8 +151,10 @@ public:
             for (int64_t k = blocks.start(b); k < k1; ++k) {
                 if (k + kPrefetchSlices < k1) __builtin_prefetch(targets_ + order[k + kPrefetchSlices]);
                 if (contiguous && k + kPrefetchSlices < k1) {
-                    const char* ahead = upd + slice_offset(order[k + kPrefetchSlices], flat_slices) * size_;
-                    prefetch_lines(ahead, slice_bytes);
+                    const int64_t next = order[k + kPrefetchSlices];
+                    const char* ahead = upd + slice_offset(next, flat_slices) * size_;
+                    if (next == order[k + kPrefetchSlices - 1] + 1) prefetch_lines<PrefetchTo::L1>(ahead, slice_bytes);
+                    else prefetch_lines<PrefetchTo::L2>(ahead, slice_bytes);
                 }
                 const int64_t j = order[k], t = targets_[j], out_at = flat_offset(g_.rows, t);
                 if (counts != nullptr) {
