@@ -149,7 +149,7 @@ public:
             if (!p_.in_place) copy_elements(p_.data, p_.out, r0 * p_.inner, r1 * p_.inner);
             const int64_t k1 = blocks.start(b + 1);
             for (int64_t k = blocks.start(b); k < k1; ++k) {
-                if (k + kPrefetchSlices < k1) __builtin_prefetch(targets_ + order[k + kPrefetchSlices]);
+                if (k + kPrefetchSlices < k1) prefetch_line<PrefetchTo::L2>(targets_ + order[k + kPrefetchSlices]);
                 if (contiguous && k + kPrefetchSlices < k1) {
                     const int64_t next = order[k + kPrefetchSlices];
                     const char* ahead = upd + slice_offset(next, flat_slices) * size_;
