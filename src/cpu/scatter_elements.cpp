@@ -38,8 +38,10 @@ constexpr int64_t kStageBytes = 768 << 10;
 // The stage's units read a short piece of each data, index and update row, one row after another,
 // a stride the hardware prefetchers do not follow: the pieces this many rows ahead are prefetched
 // (data's while filling the stage: W1 1 / 2 threads 59-60 / 34 -> 49-52 / 29-30 ms, W8 20 / 11.5
-// -> 17-18 / 9.7).
-constexpr int64_t kStagePrefetchRows = 8;
+// -> 17-18 / 9.7). Since the prefetches go to L2 (prefetch.h), 16 rows ahead beat 8 (median of
+// the minimums of 4 runs of 5, 1 / 2 threads: W1 53.0 / 28.9 -> 48.9 / 27.3 ms, W11 44.4 -> 42.5 /
+// same, W8 17.5 / 9.8 -> 17.2 / 9.6; 4 rows was slower, 24 and 32 the same as 16).
+constexpr int64_t kStagePrefetchRows = 16;
 // A staged out this large is written back with non-temporal stores (W1, 1 / 2 threads: 65-72 /
 // 40-41 -> 58-61 / 31-34 ms).
 constexpr int64_t kStreamOutBytes = 16 << 20;
