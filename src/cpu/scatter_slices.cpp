@@ -36,6 +36,11 @@ constexpr int64_t kSpanSplitBytes = 128;
 constexpr uint32_t kPlainSplitMinTasks = 4;
 // Update slices are prefetched this many slices ahead of the one being applied.
 constexpr int64_t kPrefetchSlices = 16;
+// The plain path prefetches the target row of the slice this many slices ahead into L1: the rows
+// are random reads from L3 or DRAM while updates stream in order (W12, 512-byte rows of a 5 MB
+// out, median of the minimums of 4 runs of 5, 1 / 2 threads: 40.4 / 39.4 -> 36.5 / 36.9 ms; 4
+// ahead about the same, 16 less; into L2 instead: no gain).
+constexpr int64_t kRowPrefetchSlices = 8;
 // Where the plain path's tasks split the target rows, the rows go out in ranges of about equal
 // numbers of slices, counted over at most this many buckets of rows a task.
 constexpr int64_t kRowBucketsPerTask = 64;
@@ -120,7 +125,14 @@ public:
             const int64_t upd_base = outer.offset(kUpd), out_base = outer.offset(kOut);
             StridedWalk<1> slice(g_.slice.rank, g_.slice.shape, g_.slice.strides);
             const bool flat_slices = g_.slice.rank <= 1;
+            const bool prefetch_rows = contiguous_slices();
             for (int64_t j = 0; j < p_.slices; ++j) {
+                if (prefetch_rows && j + kRowPrefetchSlices < p_.slices) {
+                    const int64_t ahead = targets_[j + kRowPrefetchSlices];
+                    if (ahead >= r0 && ahead < r1)
+                        prefetch_lines<PrefetchTo::L1>(p_.out.host + (out_base + flat_offset(g_.rows, ahead) + span.begin) * size_,
+                                                       (span.end - span.begin) * size_);
+                }
                 const int64_t t = targets_[j];
                 if (t >= r0 && t < r1) {
                     if (counts != nullptr) {
