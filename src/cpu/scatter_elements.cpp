@@ -98,7 +98,6 @@ int64_t balanced_units(int64_t grains, int64_t most, int64_t outer, uint32_t tas
     return fewest;
 }
 
-
 // The lead (ElementsLayout) that starts every grain but the first at a 64-byte line of out,
 // where each fiber's row starts at the same place within a line; else 0.
 int64_t line_lead(const OpPlan& plan, const ElementsLayout& g) {

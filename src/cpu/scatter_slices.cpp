@@ -308,13 +308,7 @@ Status split_rows_by_slices(const OpPlan& plan, const int64_t* targets, uint32_t
     if (!histogram.allocate(size_t(buckets) * tasks))
         return make_error(SCATTER_ERROR_OUT_OF_MEMORY, "could not allocate the row histogram of %u tasks", tasks);
     int64_t* const counts = histogram.data();
-    std::memset(counts, 0, size_t(buckets) * tasks * sizeof(int64_t));
-    SCATTER_RETURN_IF_ERROR(parallel_for(runner, tasks, [&](uint32_t task) {
-        int64_t* mine = counts + int64_t(task) * buckets;
-        const int64_t end = split_point(slices, task + 1, tasks);
-        for (int64_t j = split_point(slices, task, tasks); j < end; ++j)
-            if (targets[j] >= 0) ++mine[targets[j] >> shift];
-    }));
+    SCATTER_RETURN_IF_ERROR(count_slices_per_bucket(targets, slices, shift, buckets, tasks, runner, counts));
     int64_t total = 0;
     for (int64_t b = 0; b < buckets; ++b) {
         for (uint32_t task = 1; task < tasks; ++task) counts[b] += counts[int64_t(task) * buckets + b];

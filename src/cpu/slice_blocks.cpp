@@ -8,6 +8,17 @@
 
 namespace scatter {
 
+Status count_slices_per_bucket(const int64_t* targets, int64_t slices, int shift, int64_t buckets, uint32_t tasks,
+                               TaskRunner& runner, int64_t* counts) {
+    std::memset(counts, 0, size_t(buckets) * tasks * sizeof(int64_t));
+    return parallel_for(runner, tasks, [&](uint32_t task) {
+        int64_t* mine = counts + int64_t(task) * buckets;
+        const int64_t end = split_point(slices, task + 1, tasks);
+        for (int64_t j = split_point(slices, task, tasks); j < end; ++j)
+            if (targets[j] >= 0) ++mine[targets[j] >> shift];
+    });
+}
+
 Status SliceBlocks::build(const int64_t* targets, int64_t slices, int64_t rows, int shift, TaskRunner& runner) {
     shift_ = shift;
     blocks_ = ((rows - 1) >> shift) + 1;
@@ -19,15 +30,9 @@ Status SliceBlocks::build(const int64_t* targets, int64_t slices, int64_t rows, 
         return make_error(SCATTER_ERROR_OUT_OF_MEMORY,
                           "could not allocate the block tables of %" PRId64 " slices into %" PRId64 " blocks", slices,
                           blocks_);
-    std::memset(counts_.data(), 0, cells * sizeof(int64_t));
     int64_t* const counts = counts_.data();
     const int64_t blocks = blocks_;
-    SCATTER_RETURN_IF_ERROR(parallel_for(runner, tasks, [&](uint32_t task) {
-        int64_t* mine = counts + int64_t(task) * blocks;
-        const int64_t end = split_point(slices, task + 1, tasks);
-        for (int64_t j = split_point(slices, task, tasks); j < end; ++j)
-            if (targets[j] >= 0) ++mine[targets[j] >> shift];
-    }));
+    SCATTER_RETURN_IF_ERROR(count_slices_per_bucket(targets, slices, shift, blocks, tasks, runner, counts));
     // counts[task][block] becomes where that task's slices of that block go.
     int64_t next = 0;
     for (int64_t b = 0; b < blocks; ++b) {

@@ -11,6 +11,12 @@
 
 namespace scatter {
 
+// counts[task * buckets + (target >> shift)]: how many of each task's slices (a contiguous range
+// of `slices`, split_point order) aim at each bucket of 2^shift rows; skipped slices (-1) count
+// nowhere. `counts` holds tasks * buckets entries, zeroed here.
+Status count_slices_per_bucket(const int64_t* targets, int64_t slices, int shift, int64_t buckets, uint32_t tasks,
+                               TaskRunner& runner, int64_t* counts);
+
 class SliceBlocks {
 public:
     explicit SliceBlocks(const HostAllocator& allocator) : start_(allocator), order_(allocator), counts_(allocator) {}
