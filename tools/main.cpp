@@ -8,6 +8,7 @@
 #include <CLI/CLI.hpp>
 
 #include <cstdio>
+#include <cstdlib>
 #include <map>
 #include <new>
 
@@ -85,9 +86,15 @@ void add_bench_command(CLI::App* app, BenchOptions* bench) {
                         "--resident); times are per call")
         ->check(CLI::Range(1, 1000000));
     command->add_option("--misalign", bench->misalign,
-                        "Start each host tensor BYTES past a 64-byte boundary (default 0: 64-byte aligned, "
-                        "as PyTorch's allocator; glibc's malloc places large blocks 16 past one)")
-        ->check(CLI::Range(0, 63));
+                        "Start each host tensor BYTES past a 64-byte boundary, a multiple of 8 below 64 "
+                        "(default 0: 64-byte aligned, as PyTorch's allocator; glibc's malloc places large "
+                        "blocks 16 past one)")
+        ->check(CLI::Validator(
+            [](const std::string& text) -> std::string {
+                const long value = std::strtol(text.c_str(), nullptr, 10);
+                return value >= 0 && value < 64 && value % 8 == 0 ? "" : "must be 0, 8, ..., 56";
+            },
+            "0..56, a multiple of 8"));
     command->add_flag("--profile", bench->profile,
                       "After timing, profile one more call: host stages and, on Vulkan, the GPU time of "
                       "each pass (with --json, a \"profile\" object)");
