@@ -9,6 +9,7 @@
 #   bash .device/run.sh bash .device/benchmarks/gpu_session.sh ab FEATURES
 #   bash .device/run.sh bash .device/benchmarks/gpu_session.sh large
 #   bash .device/run.sh bash .device/benchmarks/gpu_session.sh cpu [THREADS]
+#   bash .device/run.sh bash .device/benchmarks/gpu_session.sh probe [FEATURES [SECONDS]]
 # bench: `scatter bench --backend vulkan --resident` on every standard workload with every path
 #   on, then again under each switch that changes a workload's path on those workloads
 #   (SCATTER_VULKAN_DISABLE_FEATURES), a process per workload; --profile runs of both (per-pass
@@ -174,6 +175,41 @@ case "$mode" in
     timeout 200 python3 "$here/peers_torch.py" --device cuda --workload W15 --repeat 5 >> "$summary" 2>&1
     echo "peers_torch rc=$?" >> "$summary"
     ;;
+  probe)  # two files come back: probe.txt, probe_raw.tgz
+    # Every workload in its own process with every path on (A) and with FEATURES hidden (B,
+    # default reduction_constants), PyTorch CUDA, --profile runs of A and B with the driver's
+    # statistics of every pipeline compiled (SCATTER_VULKAN_PIPELINE_STATS: registers, shared
+    # memory, spills), the differential random cases with every path on, the slab's passes
+    # where gpu_slab_limits is hidden, A again (the spread between processes); each step only
+    # while SECONDS (default 400) have not passed.
+    hide=${2:-reduction_constants}
+    budget=${3:-400}
+    final=$out
+    out=$(mktemp -d)
+    summary=$final/probe.txt
+    : > "$summary"
+    scatter devices > "$out/devices.txt" 2>&1
+    bench_each "" "$all_workloads" --repeat 7 --json > "$out/vk.jsonl" 2> "$out/a.err"
+    echo "A: $(( $(date +%s) - start_all ))s" >> "$summary"
+    bench_each "$hide" "$all_workloads" --repeat 7 --json > "$out/vk_no_$hide.jsonl" 2> "$out/b.err"
+    echo "B: $(( $(date +%s) - start_all ))s" >> "$summary"
+    timeout 120 python3 "$here/peers_torch.py" --device cuda --workload all --repeat 7 --json > "$out/torch.jsonl" 2> "$out/torch.err"
+    python3 "$here/gpu_table.py" "$out" > "$out/table.txt" 2>&1
+    echo "torch: $(( $(date +%s) - start_all ))s" >> "$summary"
+    export SCATTER_VULKAN_PIPELINE_STATS=1
+    in_time && bench_each "" "$all_workloads" --repeat 3 --profile > "$out/profile.txt" 2>&1
+    in_time && run_logged diff_random 150 "$(dirname "$(command -v scatter)")/scatter_diff_random_vulkan"
+    in_time && bench_each "$hide" "$all_workloads" --repeat 3 --profile > "$out/profile_no_$hide.txt" 2>&1
+    in_time && bench_each gpu_slab_limits "W1 W2 W8 W11" --repeat 3 --profile > "$out/profile_slab.txt" 2>&1
+    unset SCATTER_VULKAN_PIPELINE_STATS
+    in_time && { mkdir -p "$out/again"; cp "$out/torch.jsonl" "$out/again/";
+                 bench_each "" "$all_workloads" --repeat 7 --json > "$out/again/vk.jsonl" 2>&1;
+                 python3 "$here/gpu_table.py" "$out/again" > "$out/again/table.txt" 2>&1; }
+    echo "probe: $(( $(date +%s) - start_all ))s" >> "$summary"
+    { cat "$out/devices.txt" "$out/table.txt"; echo "== A again"; cat "$out/again/table.txt" 2>/dev/null
+      echo "== profile (A)"; cat "$out/profile.txt" 2>/dev/null; } >> "$summary"
+    tar czf "$final/probe_raw.tgz" -C "$out" .
+    ;;
   cpu)  # one file comes back: cpu.txt
     threads=1,2
     (( ${2:-$(nproc)} > 2 )) && threads=$threads,${2:-$(nproc)}
@@ -188,5 +224,5 @@ case "$mode" in
     : > "$summary"
     run_tests
     ;;
-  *) echo "usage: gpu_session.sh bench [REPEAT] | tests | all [SECONDS] | ab FEATURES | large" >&2; exit 2 ;;
+  *) echo "usage: gpu_session.sh bench [REPEAT] | tests | all [SECONDS] | ab FEATURES | large | cpu [THREADS] | probe [FEATURES [SECONDS]]" >&2; exit 2 ;;
 esac

@@ -406,6 +406,20 @@ Status VulkanDevice::create(int32_t device_index, std::shared_ptr<OwnedInstance>
         *tail = &enable_float_atomics;
         tail = &enable_float_atomics.pNext;
     }
+    // The diagnostic of GPU sessions (vk_switches.h): compiled pipelines' statistics on stderr.
+    auto enable_stats = vk_struct<VkPhysicalDevicePipelineExecutablePropertiesFeaturesKHR>(
+        VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PIPELINE_EXECUTABLE_PROPERTIES_FEATURES_KHR);
+    const bool pipeline_stats = switches.pipeline_stats &&
+                                has_device_extension(fns, chosen->handle, VK_KHR_PIPELINE_EXECUTABLE_PROPERTIES_EXTENSION_NAME);
+    if (pipeline_stats) {
+        extensions.push_back(VK_KHR_PIPELINE_EXECUTABLE_PROPERTIES_EXTENSION_NAME);
+        enable_stats.pipelineExecutableInfo = VK_TRUE;
+        *tail = &enable_stats;
+        tail = &enable_stats.pNext;
+    } else if (switches.pipeline_stats) {
+        std::fprintf(stderr, "scatter: %s has no %s: no pipeline statistics\n", chosen->info.name,
+                     VK_KHR_PIPELINE_EXECUTABLE_PROPERTIES_EXTENSION_NAME);
+    }
     device_info.pNext = &enable2;
     device_info.pEnabledFeatures = nullptr;
     device_info.enabledExtensionCount = uint32_t(extensions.size());
@@ -435,6 +449,7 @@ Status VulkanDevice::create(int32_t device_index, std::shared_ptr<OwnedInstance>
     if (self->instance_->api_version >= VK_API_VERSION_1_2)
         self->features |= usable & (SCATTER_FEATURE_DENORM_PRESERVE32 | SCATTER_FEATURE_DENORM_PRESERVE64);
     self->algorithms = device_algorithms(switches.algorithms, self->info.type);
+    self->pipeline_stats = pipeline_stats;
     set_buffer_limits(fns, switches.window_cap, self.get());
     if (!self->algorithms.large_shared_memory)  // the test switch: a device with Vulkan's minimum
         self->shared_memory_bytes = std::min<uint32_t>(self->shared_memory_bytes, 16384);

@@ -89,6 +89,7 @@ public:
     uint32_t queue_family = 0;
     uint64_t features = 0;            // SCATTER_FEATURE_* the shaders may use
     AlgorithmSwitches algorithms;     // all on unless a test turned some off (vk_switches.h)
+    bool pipeline_stats = false;      // print compiled pipelines' statistics (vk_switches.h)
     uint64_t window_bytes = 0;        // bytes per storage-buffer window (a power of two)
     uint64_t chunk_bytes = 0;         // the largest VkBuffer of a scatter buffer (a multiple of window_bytes)
     uint64_t offset_alignment = 256;  // minStorageBufferOffsetAlignment

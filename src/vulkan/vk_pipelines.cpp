@@ -5,10 +5,56 @@
 #include "scatter_shared.h"
 
 #include <cstddef>
+#include <cstdio>
 #include <cstring>
 #include <string>
+#include <vector>
 
 namespace scatter {
+namespace {
+
+// One stderr line per executable of `pipeline`: what the driver reports of it (register count,
+// shared memory, spills...), for GPU sessions that ask why a pass is slow (vk_switches.h).
+void print_pipeline_statistics(const VulkanDevice& device, VkPipeline pipeline, const std::string& name,
+                               const PipelineKey& key) {
+    if (device.vk.vkGetPipelineExecutablePropertiesKHR == nullptr ||
+        device.vk.vkGetPipelineExecutableStatisticsKHR == nullptr)
+        return;
+    auto pipeline_info = vk_struct<VkPipelineInfoKHR>(VK_STRUCTURE_TYPE_PIPELINE_INFO_KHR);
+    pipeline_info.pipeline = pipeline;
+    uint32_t executables = 0;
+    if (device.vk.vkGetPipelineExecutablePropertiesKHR(device.device, &pipeline_info, &executables, nullptr) != VK_SUCCESS)
+        return;
+    for (uint32_t e = 0; e < executables; ++e) {
+        auto executable = vk_struct<VkPipelineExecutableInfoKHR>(VK_STRUCTURE_TYPE_PIPELINE_EXECUTABLE_INFO_KHR);
+        executable.pipeline = pipeline;
+        executable.executableIndex = e;
+        uint32_t count = 0;
+        if (device.vk.vkGetPipelineExecutableStatisticsKHR(device.device, &executable, &count, nullptr) != VK_SUCCESS)
+            continue;
+        std::vector<VkPipelineExecutableStatisticKHR> stats(
+            count, vk_struct<VkPipelineExecutableStatisticKHR>(VK_STRUCTURE_TYPE_PIPELINE_EXECUTABLE_STATISTIC_KHR));
+        if (device.vk.vkGetPipelineExecutableStatisticsKHR(device.device, &executable, &count, stats.data()) < 0)
+            continue;
+        std::string line = "scatter pipeline " + name + " reduction=" + std::to_string(key.reduction) +
+                           " slab_words=" + std::to_string(key.slab_words) + ":";
+        for (uint32_t i = 0; i < count; ++i) {
+            const VkPipelineExecutableStatisticKHR& st = stats[i];
+            std::string value;
+            switch (st.format) {
+                case VK_PIPELINE_EXECUTABLE_STATISTIC_FORMAT_BOOL32_KHR: value = st.value.b32 ? "true" : "false"; break;
+                case VK_PIPELINE_EXECUTABLE_STATISTIC_FORMAT_INT64_KHR: value = std::to_string(st.value.i64); break;
+                case VK_PIPELINE_EXECUTABLE_STATISTIC_FORMAT_UINT64_KHR: value = std::to_string(st.value.u64); break;
+                case VK_PIPELINE_EXECUTABLE_STATISTIC_FORMAT_FLOAT64_KHR: value = std::to_string(st.value.f64); break;
+                default: value = "?";
+            }
+            line += std::string(" ") + st.name + "=" + value + ";";
+        }
+        std::fprintf(stderr, "%s\n", line.c_str());
+    }
+}
+
+}  // namespace
 
 PipelineSet::~PipelineSet() {
     for (auto& entry : pipelines_) device_.vk.vkDestroyPipeline(device_.device, entry.second, nullptr);
@@ -86,10 +132,12 @@ Status PipelineSet::get(const PipelineKey& key, VkPipeline* out) {
     VkSpecializationInfo specialization{key.slab_words != 0 ? 4u : 3u, entries, sizeof values, &values};
     info.stage.pSpecializationInfo = &specialization;
     info.layout = layout_;
+    if (device_.pipeline_stats) info.flags |= VK_PIPELINE_CREATE_CAPTURE_STATISTICS_BIT_KHR;
     VkPipeline pipeline = VK_NULL_HANDLE;
     VkResult r = device_.vk.vkCreateComputePipelines(device_.device, cache_, 1, &info, nullptr, &pipeline);
     device_.vk.vkDestroyShaderModule(device_.device, module, nullptr);
     if (r != VK_SUCCESS) return vk_error(r, "vkCreateComputePipelines");
+    if (device_.pipeline_stats) print_pipeline_statistics(device_, pipeline, name, key);
     pipelines_[key] = pipeline;
     *out = pipeline;
     return Status();

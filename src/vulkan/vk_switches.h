@@ -69,9 +69,15 @@ struct DeviceSwitches {
     // reaches 1 GiB, its byte addresses then right modulo 2^32 only: not yet verified on such a
     // device, so a test switch (docs/vulkan.md, "Not done").
     uint64_t window_cap = kDefaultWindowCap;
+    // SCATTER_VULKAN_PIPELINE_STATS (set, not "0"): a diagnostic for GPU sessions. Where the device
+    // has VK_KHR_pipeline_executable_properties, every pipeline compiled is described on stderr by
+    // the driver's statistics (registers, shared memory, spills, ... as it names them), one line
+    // per executable (vk_pipelines.cpp).
+    bool pipeline_stats = false;
 
     bool operator==(const DeviceSwitches& o) const {
-        return hidden_features == o.hidden_features && algorithms == o.algorithms && window_cap == o.window_cap;
+        return hidden_features == o.hidden_features && algorithms == o.algorithms && window_cap == o.window_cap &&
+               pipeline_stats == o.pipeline_stats;
     }
 };
 
