@@ -10,6 +10,7 @@
 //   APPLY_SEGMENTS the same in place, for the targets of each key that updates reach only
 //                  (per sorted item, not per out element: few updates into a large tensor).
 //   GATHER_SEGMENTS `none` in place, the same way: each winning item writes its targets.
+//   APPLY_QUADS    APPLY_TARGETS for 16 bytes of a row-major target row per invocation.
 // Both also do the copy out = data, so no separate copy pass runs.
 //
 // Slab (elements, when a fiber's targets fit in shared memory; a fiber is out along the axis,
@@ -365,6 +366,99 @@ void apply_target(int t, uint chunk) {
     store_out_element(to, value);
 }
 
+#if !defined(SCATTER_ADDRESSES) && (SCATTER_DTYPE == SCATTER_DTYPE_F32 || SCATTER_DTYPE == SCATTER_DTYPE_I32 || \
+    SCATTER_DTYPE == SCATTER_DTYPE_U32 || SCATTER_DTYPE == SCATTER_DTYPE_F64 || SCATTER_DTYPE == SCATTER_DTYPE_I64 || \
+    SCATTER_DTYPE == SCATTER_DTYPE_U64 || SCATTER_DTYPE == SCATTER_DTYPE_C64)
+// APPLY_QUADS: APPLY_TARGETS for 16 bytes of a target row at once (rows/nd with out, data and
+// updates row-major, 16-byte aligned in their windows, rows a whole number of quads: the host's
+// choice, vk_path.cpp). The key's range and its list are read once per 4 (or 2) elements instead
+// of once per element, every access is one 16-byte load or store, and the list is read 4 items
+// at a time so that their updates' loads are in flight together: the fold of a target row is
+// bound by memory latency, not by arithmetic.
+#define SCATTER_QUADS 1
+const uint QUAD_ELEMENTS = 16u / ELEMENT_SIZE;
+const uint ELEMENT_WORDS = ELEMENT_SIZE / 4u;
+// Views of the same windows as 16-byte units (a window starts 16-byte aligned: the host checks).
+layout(std430, binding = SCATTER_BINDING_OUT) buffer OutQuads { uvec4 w[]; } out_quads[SCATTER_WINDOWS];
+layout(std430, binding = SCATTER_BINDING_DATA) restrict readonly buffer DataQuads { uvec4 w[]; } data_quads[SCATTER_WINDOWS];
+layout(std430, binding = SCATTER_BINDING_UPDATES) restrict readonly buffer UpdateQuads { uvec4 w[]; } update_quads[SCATTER_WINDOWS];
+uvec4 out_quad(uint word) SCATTER_AT(out_quads, WordRef, A_OUT, word, 4u, USE_LOAD)
+uvec4 data_quad(uint word) SCATTER_AT(data_quads, WordRef, A_DATA, word, 4u, USE_LOAD)
+uvec4 update_quad(uint word) SCATTER_AT(update_quads, WordRef, A_UPDATES, word, 4u, USE_LOAD)
+void out_store_quad(uint word, uvec4 value) SCATTER_AT(out_quads, WordRef, A_OUT, word, 4u, USE_STORE)
+
+// One step (or identity, or mean) for each element of a quad.
+uvec4 quad_step(uint r, uvec4 t, uvec4 u) {
+    if (ELEMENT_SIZE == 4u)
+        return uvec4(step_raw(r, uvec4(t.x, 0u, 0u, 0u), uvec4(u.x, 0u, 0u, 0u)).x,
+                     step_raw(r, uvec4(t.y, 0u, 0u, 0u), uvec4(u.y, 0u, 0u, 0u)).x,
+                     step_raw(r, uvec4(t.z, 0u, 0u, 0u), uvec4(u.z, 0u, 0u, 0u)).x,
+                     step_raw(r, uvec4(t.w, 0u, 0u, 0u), uvec4(u.w, 0u, 0u, 0u)).x);
+    return uvec4(step_raw(r, uvec4(t.xy, 0u, 0u), uvec4(u.xy, 0u, 0u)).xy,
+                 step_raw(r, uvec4(t.zw, 0u, 0u), uvec4(u.zw, 0u, 0u)).xy);
+}
+uvec4 quad_identity(uint r) {
+    uvec4 e = identity_raw(r);
+    return ELEMENT_SIZE == 4u ? e.xxxx : e.xyxy;
+}
+uvec4 quad_mean(uvec4 sum, uint count) {
+    if (ELEMENT_SIZE == 4u)
+        return uvec4(mean_raw(uvec4(sum.x, 0u, 0u, 0u), count).x, mean_raw(uvec4(sum.y, 0u, 0u, 0u), count).x,
+                     mean_raw(uvec4(sum.z, 0u, 0u, 0u), count).x, mean_raw(uvec4(sum.w, 0u, 0u, 0u), count).x);
+    return uvec4(mean_raw(uvec4(sum.xy, 0u, 0u), count).xy, mean_raw(uvec4(sum.zw, 0u, 0u), count).xy);
+}
+
+// The first word in updates of the quad at element offset update_base of `item`'s slice.
+uint quad_update_word(int item, int update_base) {
+    return uint(tensor_int(T_UPDATES, T_BASE_BYTE)) / 4u + uint(item_update_offset(item, update_base)) * ELEMENT_WORDS;
+}
+
+// Quad q: out elements [q, q + 1) x QUAD_ELEMENTS, of one target row; `chunk` as in apply_target.
+void apply_quad(int q, uint chunk) {
+    const int t = q * int(QUAD_ELEMENTS);
+    int update_base;
+    const int key = target_key(t, update_base);
+    const uint hits = scratch_word(uint(param(P_COUNTS_BASE) + key));
+    const uint per_chunk = uint(param(P_CHUNK_ITEMS));
+    const uint begin = chunk * per_chunk;
+    if (chunk > 0u && hits <= begin) return;
+    if (hits == 0u && in_place()) return;
+    const uint to = uint(tensor_int(T_OUT, T_BASE_BYTE)) / 4u + uint(t) * ELEMENT_WORDS;
+    const uint reduction = call_reduction();
+    const bool exclude = param(P_EXCLUDE_SELF) != 0;
+    uvec4 value;
+    if (chunk > 0u) {
+        value = out_quad(to);
+    } else {
+        const uvec4 self = in_place() ? out_quad(to) : data_quad(uint(tensor_int(T_DATA, T_BASE_BYTE)) / 4u + uint(t) * ELEMENT_WORDS);
+        if (hits == 0u) {
+            out_store_quad(to, self);
+            return;
+        }
+        value = exclude ? quad_identity(reduction) : self;
+    }
+    const uint end = per_chunk == 0u ? hits : min(hits, begin + per_chunk);
+    const uint start = scratch_word(uint(param(P_START_BASE) + key));
+    const uint first = uint(param(P_LIST_BASE)) + start;
+    const int order_word = param(P_KEY_ORDER_WORD);
+    const bool identity_list = order_word >= 0 && scratch_word(uint(order_word)) == 0u;
+    uint k = begin;
+    for (; k + 4u <= end; k += 4u) {  // four items' loads in flight, then their steps in order
+        int items[4];
+        for (uint j = 0u; j < 4u; ++j) items[j] = identity_list ? int(start + k + j) : int(scratch_word(first + k + j));
+        uvec4 updates[4];
+        for (uint j = 0u; j < 4u; ++j) updates[j] = update_quad(quad_update_word(items[j], update_base));
+        for (uint j = 0u; j < 4u; ++j) value = quad_step(reduction, value, updates[j]);
+    }
+    for (; k < end; ++k) {
+        const int item = identity_list ? int(start + k) : int(scratch_word(first + k));
+        value = quad_step(reduction, value, update_quad(quad_update_word(item, update_base)));
+    }
+    if (reduction == SCATTER_REDUCTION_MEAN && end == hits) value = quad_mean(value, hits + (exclude ? 0u : 1u));
+    out_store_quad(to, value);
+}
+#endif
+
 // APPLY_SEGMENTS: the sorted item s that starts its key's run folds the key's target at `rest`.
 void apply_segment(int id, uint chunk) {
     int rest;
@@ -536,6 +630,12 @@ void main() {
         apply_target(int(id), pc.mode >> SCATTER_MODE_BITS);
         return;
     }
+#if defined(SCATTER_QUADS)
+    if ((pc.mode & SCATTER_MODE_MASK) == SCATTER_MODE_APPLY_QUADS) {
+        apply_quad(int(id), pc.mode >> SCATTER_MODE_BITS);
+        return;
+    }
+#endif
     if ((pc.mode & SCATTER_MODE_MASK) == SCATTER_MODE_APPLY_SEGMENTS) {
         apply_segment(int(id), pc.mode >> SCATTER_MODE_BITS);
         return;

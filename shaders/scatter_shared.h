@@ -42,6 +42,10 @@
 #define SCATTER_MODE_GATHER_SEGMENTS 7   /* scatter pass, in-place `none`: each winning item's
                                             update into its targets, one invocation per (item,
                                             outer, inner) position (raw variant) */
+#define SCATTER_MODE_APPLY_QUADS 8      /* scatter pass, rows/nd reductions of 4- and 8-byte
+                                            elements, out, data and updates row-major and
+                                            16-byte aligned: APPLY_TARGETS for 16 bytes of a
+                                            target row per invocation */
 /* The slab path's shared table (winners, or values and hit counts of a tile's targets) has
  * SLAB_WORDS words, specialization constant 1 of scatter.comp, sized per call by the host. */
 /* The small path's limits: targets in its shared winner table, and indices per call. */

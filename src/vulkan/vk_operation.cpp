@@ -330,7 +330,13 @@ uint32_t RecordedOperation::chunk_passes() const {
 
 // The target path's fold after the key sort: per out element, or in place per sorted item.
 uint32_t RecordedOperation::apply_mode() const {
+    if (path_.target.quads) return SCATTER_MODE_APPLY_QUADS;
     return path_.target.segments ? SCATTER_MODE_APPLY_SEGMENTS : SCATTER_MODE_APPLY_TARGETS;
+}
+
+const char* RecordedOperation::apply_pass_name() const {
+    if (path_.target.quads) return "apply_quads";
+    return path_.target.segments ? "apply_segments" : "apply_targets";
 }
 
 // Laid out before the path is chosen (which depends on where the tensors are bound): room for
@@ -434,6 +440,8 @@ Status RecordedOperation::record(const OpPlan& plan, VkCommandBuffer cmd, bool a
     PathAlignment alignment;
     alignment.data_typed = data_.base_byte % std::min<uint32_t>(p.out.element_size, 4) == 0;
     alignment.out_8 = (addressed_ ? out_.address : out_.start) % 8 == 0 && out_.base_byte % 8 == 0;
+    alignment.quads = !addressed_ && out_.start % 16 == 0 && out_.base_byte % 16 == 0 && updates_.start % 16 == 0 &&
+                      updates_.base_byte % 16 == 0 && (p.in_place || (data_.start % 16 == 0 && data_.base_byte % 16 == 0));
     path_ = choose_path(p, device, alignment);
     scratch_bytes_ = path_.scratch_words * 4;
     SCATTER_RETURN_IF_ERROR(check_loop_limit());
@@ -663,7 +671,7 @@ Status RecordedOperation::record_target_passes(VkCommandBuffer cmd, VkPipeline b
         SCATTER_RETURN_IF_ERROR(record_radix_sort(device_, pipelines_, cmd, t.sort, binding, true, uint32_t(t.total)));
         if (timer_ != nullptr) timer_->mark(cmd, "key_sort", uint64_t(t.items));
         dispatch(cmd, buckets, SCATTER_MODE_KEY_RANGES, t.items, "key_ranges");
-        dispatch(cmd, scatter, apply_mode(), t.apply_invocations, t.segments ? "apply_segments" : "apply_targets");
+        dispatch(cmd, scatter, apply_mode(), t.apply_invocations, apply_pass_name());
         if (chunk_passes() > 1) dispatch_chunks(cmd, buckets, scatter);
         return Status();
     }
@@ -673,7 +681,7 @@ Status RecordedOperation::record_target_passes(VkCommandBuffer cmd, VkPipeline b
     // Allowed non-determinism: each target folds its updates in arrival order, unsorted (exact
     // anyway for order-independent reductions: integer add/sub/mul, max/min up to NaN payloads).
     if (plan_.deterministic) dispatch(cmd, buckets, SCATTER_MODE_SORT, t.keys, "sort");
-    dispatch(cmd, scatter, SCATTER_MODE_APPLY_TARGETS, plan_.out.element_count, "apply_targets");
+    dispatch(cmd, scatter, apply_mode(), t.apply_invocations, apply_pass_name());
     return Status();
 }
 

@@ -90,8 +90,10 @@ private:
     void dispatch_chunks(VkCommandBuffer cmd, VkPipeline buckets, VkPipeline scatter);
     // APPLY_TARGETS' passes: more than 1 only for the key sort on a loop-limited driver.
     uint32_t chunk_passes() const;
-    // The fold after the key sort: APPLY_TARGETS, or APPLY_SEGMENTS in place (vk_path.h).
+    // The target path's fold: APPLY_TARGETS, APPLY_QUADS, or after the key sort APPLY_SEGMENTS
+    // in place (vk_path.h); and its name in profiles.
     uint32_t apply_mode() const;
+    const char* apply_pass_name() const;
     // The status words: S_WORDS, then on a loop-limited driver each chunk pass's indirect
     // dispatch after the first.
     uint64_t status_words() const;

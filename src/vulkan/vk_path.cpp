@@ -265,6 +265,10 @@ PathChoice choose_path(const OpPlan& p, const PathDevice& d, const PathAlignment
         t.list = take(t.items);
     }
     if (t.segments) t.apply_invocations = t.items * per_item;
+    const int64_t per_quad = p.out.element_size == 4 || p.out.element_size == 8 ? 16 / p.out.element_size : 0;
+    t.quads = slices && !none && !t.segments && a.quads && per_quad != 0 && p.inner % per_quad == 0 &&
+              p.out.contiguous && p.updates.contiguous && (p.in_place || p.data.contiguous);
+    if (t.quads) t.apply_invocations = p.out.element_count / per_quad;
     const uint64_t windows_words = d.window_bytes * SCATTER_WINDOWS / 4;
     const bool data_ok = none || p.in_place || a.data_typed;
     const bool target_fits = d.algorithms.target_path && !p.no_updates() && data_ok && cursor <= windows_words &&

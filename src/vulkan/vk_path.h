@@ -41,6 +41,9 @@ struct PathDevice {
 struct PathAlignment {
     bool data_typed = true;
     bool out_8 = true;
+    // out, data and updates reached through windows, each window and element 0 16-byte aligned
+    // (APPLY_QUADS reads and writes them as 16-byte units).
+    bool quads = true;
 };
 
 // The target-parallel path's tables, as word offsets in scratch. Keys are out elements
@@ -64,6 +67,11 @@ struct TargetLayout {
     // (item, outer, inner) position rather than per out element (apply_invocations either way),
     // where that is fewer: targets no update reaches keep their bytes without being visited.
     bool segments = false;
+    // Reductions of rows/nd per out element, with 4- or 8-byte elements, out, data and updates
+    // row-major and aligned (PathAlignment::quads), rows a whole number of 16 bytes: one
+    // invocation folds 16 bytes of a target row (APPLY_QUADS), apply_invocations a quarter (or
+    // half) of out's elements.
+    bool quads = false;
     int64_t apply_invocations = 0;
 };
 

@@ -411,7 +411,7 @@ TEST(VulkanPath, InPlaceCallsVisitOnlyTheTargetsUpdatesReach) {
     PathChoice c = choose(p, nvidia());
     ASSERT_EQ(c.path, VulkanPath::Target) << c.why;
     EXPECT_FALSE(c.target.segments) << "not in place: every target is written";
-    EXPECT_EQ(c.target.apply_invocations, 64000000);
+    EXPECT_EQ(c.target.apply_invocations, 64000000 / 4) << "16 bytes of a row each (APPLY_QUADS)";
     p.in_place = true;
     c = choose(p, nvidia());
     EXPECT_TRUE(c.target.segments);
@@ -421,12 +421,12 @@ TEST(VulkanPath, InPlaceCallsVisitOnlyTheTargetsUpdatesReach) {
     c = choose(p, nvidia());
     EXPECT_TRUE(c.target.segments);
     EXPECT_EQ(c.target.apply_invocations, 3 * 64000);
-    // As many slices as rows (W4 in place): per out element.
+    // As many slices as rows (W4 in place): per out element (per 16 bytes: APPLY_QUADS).
     p = rows(SCATTER_DTYPE_F32, 1000, 64, 1000, SCATTER_REDUCTION_ADD);
     p.in_place = true;
     c = choose(p, nvidia());
     EXPECT_FALSE(c.target.segments);
-    EXPECT_EQ(c.target.apply_invocations, 64000);
+    EXPECT_EQ(c.target.apply_invocations, 64000 / 4);
     p = rows(SCATTER_DTYPE_F32, 1000, 64, 999, SCATTER_REDUCTION_MEAN);
     p.in_place = true;
     EXPECT_TRUE(choose(p, nvidia()).target.segments);
@@ -510,6 +510,45 @@ TEST(VulkanPath, TargetPathReductionsSortTheirItemsByKey) {
 
 // On a loop-limited driver the key sort's APPLY_TARGETS folds a key's updates in chunks of what
 // one invocation can fold: as many passes as the items could need, up to kMaxTargetChunks.
+// APPLY_QUADS: 16 bytes of a target row per invocation where rows are a whole number of 16
+// bytes of 4- or 8-byte elements and out, data and updates row-major and aligned.
+TEST(VulkanPath, RowMajorRowsOfWholeQuadsFoldSixteenBytesAtATime) {
+    const PathChoice w4 = choose(rows(SCATTER_DTYPE_F32, 1000000, 64, 1000000, SCATTER_REDUCTION_ADD), nvidia());
+    ASSERT_EQ(w4.path, VulkanPath::Target) << w4.why;
+    EXPECT_TRUE(w4.target.quads);
+    EXPECT_EQ(w4.target.apply_invocations, 16000000);
+    const PathChoice f64 = choose(rows(SCATTER_DTYPE_F64, 1000, 2, 5000, SCATTER_REDUCTION_MUL), lavapipe());
+    EXPECT_TRUE(f64.target.quads);
+    EXPECT_EQ(f64.target.apply_invocations, 1000);
+    // The buckets (key sort hidden) fold by quads as well.
+    PathDevice buckets = nvidia();
+    buckets.algorithms.key_sort = false;
+    const PathChoice b = choose(rows(SCATTER_DTYPE_F32, 1000, 8, 5000, SCATTER_REDUCTION_ADD), buckets);
+    ASSERT_EQ(b.path, VulkanPath::Target) << b.why;
+    EXPECT_FALSE(b.target.key_sort);
+    EXPECT_TRUE(b.target.quads);
+    // Not: rows of 24 bytes, 2-byte and 16-byte elements, an unaligned binding, a strided view,
+    // `none`, elements.
+    EXPECT_FALSE(choose(rows(SCATTER_DTYPE_F32, 1000, 6, 5000, SCATTER_REDUCTION_ADD), nvidia()).target.quads);
+    EXPECT_FALSE(choose(rows(SCATTER_DTYPE_F16, 1000, 8, 5000, SCATTER_REDUCTION_ADD), nvidia()).target.quads);
+    EXPECT_FALSE(choose(rows(SCATTER_DTYPE_C128, 1000, 4, 5000, SCATTER_REDUCTION_ADD), nvidia()).target.quads);
+    PathAlignment unaligned;
+    unaligned.quads = false;
+    EXPECT_FALSE(choose(rows(SCATTER_DTYPE_F32, 1000, 8, 5000, SCATTER_REDUCTION_ADD), nvidia(), unaligned).target.quads);
+    OpPlan strided = rows(SCATTER_DTYPE_F32, 1000, 8, 5000, SCATTER_REDUCTION_ADD);
+    strided.updates.contiguous = false;
+    EXPECT_FALSE(choose(strided, nvidia()).target.quads);
+    const PathChoice none = choose(rows(SCATTER_DTYPE_F32, 1000, 8, 5000, SCATTER_REDUCTION_NONE), nvidia());
+    EXPECT_FALSE(none.target.quads);
+    EXPECT_EQ(none.target.apply_invocations, 8000);
+    PathDevice no_atomics = nvidia();
+    no_atomics.algorithms.atomic_path = false;
+    no_atomics.algorithms.slab_path = false;
+    const PathChoice e = choose(elements(SCATTER_DTYPE_F32, {4096, 4096}, {4096, 4096}, 1, SCATTER_REDUCTION_ADD), no_atomics);
+    ASSERT_EQ(e.path, VulkanPath::Target) << e.why;
+    EXPECT_FALSE(e.target.quads);
+}
+
 TEST(VulkanPath, KeySortOnALoopLimitedDriverFoldsInChunks) {
     OpPlan p = rows(SCATTER_DTYPE_F32, 16, 3, 1000000, SCATTER_REDUCTION_ADD);
     PathChoice c = choose(p, nvidia());

@@ -301,6 +301,54 @@ TEST_F(KeySort, OneRowHitThousandsOfTimes) {
     check(c, "f64 mean, 8000 tuples into 4 rows");
 }
 
+// Target rows a whole number of 16 bytes, 4- and 8-byte dtypes, out, data and updates row-major
+// and aligned: the fold reads and writes 16 bytes of a row per invocation (APPLY_QUADS), with the
+// key's items 4 at a time; rows hit 0 to hundreds of times (the 4-item loop and its remainder),
+// every reduction, exclude_self, in place, skipped and clamped slices, outer dims and nd. The
+// buffer layout must take the quads (the host layouts may not: strided views never do); a row
+// of 6 f32 or 3 f64 never does.
+TEST_F(KeySort, QuadsFoldSixteenBytesOfARowLikeTheCpu) {
+    std::mt19937_64 rng(149);
+    const scatter_dtype dtypes[] = {SCATTER_DTYPE_F32, SCATTER_DTYPE_I32, SCATTER_DTYPE_F64,
+                                    SCATTER_DTYPE_I64, SCATTER_DTYPE_U64, SCATTER_DTYPE_C64};
+    int n = 0;
+    for (scatter_dtype dtype : dtypes) {
+        const int64_t quad = 16 / int64_t(scatter_dtype_size(dtype));
+        for (scatter_reduction r : kReductions) {
+            if (r == SCATTER_REDUCTION_NONE) continue;
+            const Pattern pattern = std::vector<Pattern>{Pattern::Random, Pattern::OneRow, Pattern::FourHotRows,
+                                                         Pattern::Sorted, Pattern::OutOfRange}[size_t(n % 5)];
+            Case c;
+            switch (n++ % 3) {
+                case 0: c = rows_case(rng, dtype, r, {60, 2 * quad}, 0, {5 + n % 7 * 37}, pattern); break;
+                case 1: c = rows_case(rng, dtype, r, {3, 20, quad}, 1, {4, 25}, pattern); break;
+                default: c = nd_case(rng, dtype, r, {6, 5, 3 * quad}, 2, 150, pattern); break;
+            }
+            if (run_reference(c).status == SCATTER_ERROR_UNSUPPORTED) continue;
+            for (int variant = 0; variant < 3; ++variant) {
+                Case v = c;
+                if (variant == 1) v.options.flags |= SCATTER_OPTION_EXCLUDE_SELF;
+                if (variant == 2) v.in_place = true;
+                const std::string what = std::string(scatter_dtype_name(dtype)) + " " + scatter_reduction_name(r) +
+                                         ", " + pattern_name(pattern) +
+                                         (variant == 1 ? ", exclude_self" : variant == 2 ? ", in place" : "");
+                check(v, what);
+                const Result got = run_case(profiled, v, Layout::Buffer);
+                ASSERT_EQ(got.status, run_reference(v).status) << what << ": " << got.message;
+                if (got.status != SCATTER_OK || last_call_ran("atomic_apply") || last_call_ran("apply_segments")) continue;
+                EXPECT_TRUE(last_call_ran("apply_quads")) << what;
+                EXPECT_FALSE(last_call_ran("apply_targets")) << what;
+            }
+        }
+    }
+    for (const auto& [dtype, width] : {std::pair<scatter_dtype, int64_t>{SCATTER_DTYPE_F32, 6}, {SCATTER_DTYPE_F64, 3}}) {
+        const Case c = rows_case(rng, dtype, SCATTER_REDUCTION_ADD, {60, width}, 0, {300}, Pattern::Random);
+        check(c, "rows of 24 bytes");
+        ASSERT_EQ(run_case(profiled, c, Layout::Buffer).status, SCATTER_OK);
+        EXPECT_FALSE(last_call_ran("apply_quads"));
+    }
+}
+
 // A million slices into one row (issue 13's "1M updates into 16 rows"), and folds past what one
 // llvmpipe invocation may loop through: there APPLY_TARGETS folds each key in chunk passes, each
 // continuing from out as the last left it, mean and exclude_self applied once; a GPU folds them
