@@ -10,6 +10,7 @@
 #   bash .device/run.sh bash .device/benchmarks/gpu_session.sh large
 #   bash .device/run.sh bash .device/benchmarks/gpu_session.sh cpu [THREADS]
 #   bash .device/run.sh bash .device/benchmarks/gpu_session.sh probe [FEATURES [SECONDS]]
+#   bash .device/run.sh bash .device/benchmarks/gpu_session.sh check [SECONDS]
 # bench: `scatter bench --backend vulkan --resident` on every standard workload with every path
 #   on, then again under each switch that changes a workload's path on those workloads
 #   (SCATTER_VULKAN_DISABLE_FEATURES), a process per workload; --profile runs of both (per-pass
@@ -210,6 +211,37 @@ case "$mode" in
       echo "== profile (A)"; cat "$out/profile.txt" 2>/dev/null; } >> "$summary"
     tar czf "$final/probe_raw.tgz" -C "$out" .
     ;;
+  check)  # two files come back: check.txt, check_raw.tgz
+    # The looping passes and the quads (2026-11-27): every workload in its own process with
+    # every path on (A); with the looping passes' grid uncapped (B, "no grid_cap": one tile of
+    # ids per workgroup, as before); W8/W14 with the atomic path hidden (the key sort and the
+    # quads instead); W4-W6, W12, W13 with the key sort hidden (the bucket passes); PyTorch CUDA;
+    # A's --profile with the pipelines' statistics; the differential random cases and
+    # KeySort.Quads* on the GPU. Each step after PyTorch only while SECONDS (default 400) remain.
+    budget=${2:-400}
+    final=$out
+    out=$(mktemp -d)
+    summary=$final/check.txt
+    : > "$summary"
+    scatter devices > "$out/devices.txt" 2>&1
+    bench_each "" "$all_workloads" --repeat 7 --json > "$out/vk.jsonl" 2> "$out/a.err"
+    SCATTER_VULKAN_TEST_MAX_GROUPS=1048576 bench_each "" "$all_workloads" --repeat 7 --json > "$out/vk_no_grid_cap.jsonl" 2> "$out/b.err"
+    bench_each atomic_path "W8 W14" --repeat 7 --json > "$out/vk_no_atomic_path.jsonl" 2>> "$out/b.err"
+    bench_each key_sort "W4 W5 W6 W12 W13" --repeat 7 --json > "$out/vk_no_key_sort.jsonl" 2>> "$out/b.err"
+    echo "bench: $(( $(date +%s) - start_all ))s" >> "$summary"
+    timeout 120 python3 "$here/peers_torch.py" --device cuda --workload all --repeat 7 --json > "$out/torch.jsonl" 2> "$out/torch.err"
+    python3 "$here/gpu_table.py" "$out" > "$out/table.txt" 2>&1
+    echo "torch: $(( $(date +%s) - start_all ))s" >> "$summary"
+    bin=$(dirname "$(command -v scatter)")
+    in_time && run_logged diff_random 150 "$bin/scatter_diff_random_vulkan"
+    in_time && run_logged key_sort_quads 60 "$bin/scatter_vulkan_key_sort" --gtest_filter='*Quads*:*EveryDtype*'
+    in_time && SCATTER_VULKAN_PIPELINE_STATS=1 bench_each "" "$all_workloads" --repeat 3 --profile > "$out/profile.txt" 2>&1
+    in_time && SCATTER_VULKAN_TEST_MAX_GROUPS=1048576 bench_each "" "W3 W4 W8" --repeat 3 --profile > "$out/profile_no_grid_cap.txt" 2>&1
+    echo "check: $(( $(date +%s) - start_all ))s" >> "$summary"
+    { cat "$out/devices.txt" "$out/table.txt"; echo "== profile (A)"; grep -v '^scatter pipeline' "$out/profile.txt" 2>/dev/null
+      echo "== profile, grid uncapped"; grep -v '^scatter pipeline' "$out/profile_no_grid_cap.txt" 2>/dev/null; } >> "$summary"
+    tar czf "$final/check_raw.tgz" -C "$out" .
+    ;;
   cpu)  # one file comes back: cpu.txt
     threads=1,2
     (( ${2:-$(nproc)} > 2 )) && threads=$threads,${2:-$(nproc)}
@@ -224,5 +256,5 @@ case "$mode" in
     : > "$summary"
     run_tests
     ;;
-  *) echo "usage: gpu_session.sh bench [REPEAT] | tests | all [SECONDS] | ab FEATURES | large | cpu [THREADS] | probe [FEATURES [SECONDS]]" >&2; exit 2 ;;
+  *) echo "usage: gpu_session.sh bench [REPEAT] | tests | all [SECONDS] | ab FEATURES | large | cpu [THREADS] | probe [FEATURES [SECONDS]] | check [SECONDS]" >&2; exit 2 ;;
 esac

@@ -374,19 +374,7 @@ void slab_atomic_fold(int g) {
 }
 #endif
 
-void main() {
-#if defined(SCATTER_SLAB_ATOMICS)
-    if (pc.mode == SCATTER_MODE_SLAB) {
-        // Whole workgroups, and the status is the earlier passes': a uniform early return.
-        uint id = invocation_index();
-        if (id >= pc.count || operation_failed()) return;
-        slab_atomic_fold(int(id / uint(SCATTER_WORKGROUP_SIZE)));
-        return;
-    }
-#endif
-
-    uint id = invocation_index();
-    if (id >= pc.count || operation_failed()) return;
+void atomic_at(uint id) {
     int out_offset, update_offset, key;
     if (!locate(int(id), out_offset, update_offset, key)) return;
     uint to = tensor_byte(T_OUT, out_offset);
@@ -421,4 +409,21 @@ void main() {
     }
 #endif
     apply_atomic(to, load_update_element(tensor_byte(T_UPDATES, update_offset)), r);
+}
+
+void main() {
+#if defined(SCATTER_SLAB_ATOMICS)
+    if (pc.mode == SCATTER_MODE_SLAB) {
+        // Whole workgroups, and the status is the earlier passes': a uniform early return.
+        uint id = invocation_index();
+        if (id >= pc.count || operation_failed()) return;
+        slab_atomic_fold(int(id / uint(SCATTER_WORKGROUP_SIZE)));
+        return;
+    }
+#endif
+    if (operation_failed()) return;
+    for (uint tile = workgroup_index(); tile < tile_count(); tile += workgroup_count()) {
+        const uint id = tile_id(tile);
+        if (id < pc.count) atomic_at(id);
+    }
 }

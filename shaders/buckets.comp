@@ -211,14 +211,10 @@ void chunk_args(uint id) {
     status_words[at + 2u] = 1u;
 }
 
-void main() {
-    uint id = invocation_index();
+// One id of the passes that loop over tiles (every mode but ALLOCATE).
+void bucket_pass_at(uint id) {
     if (pc.mode == SCATTER_MODE_CHUNK_ARGS) {
         chunk_args(id);
-        return;
-    }
-    if (pc.mode == SCATTER_MODE_ALLOCATE) {
-        allocate_ranges(id);
         return;
     }
     if (pc.mode == SCATTER_MODE_ITEM_KEYS) {
@@ -248,4 +244,13 @@ void main() {
         uint n = scratch_word(bucket_word(P_COUNTS_BASE, i));
         if (n != 0u) sort_bucket(uint(param(P_LIST_BASE)) + scratch_word(bucket_word(P_START_BASE, i)), n);
     }
+}
+
+void main() {
+    if (pc.mode == SCATTER_MODE_ALLOCATE) {  // a scan per workgroup: one tile each, the grid whole
+        allocate_ranges(invocation_index());
+        return;
+    }
+    for (uint tile = workgroup_index(); tile < tile_count(); tile += workgroup_count())
+        bucket_pass_at(tile_id(tile));
 }

@@ -52,6 +52,18 @@ uint invocation_index() {
            gl_LocalInvocationID.x;
 }
 
+// The passes of one id per invocation (all but SLAB, SMALL_NONE and ALLOCATE) loop: on a GPU the
+// host caps their grid (vk_operation.cpp, grid_of), so each workgroup takes tiles of
+// SCATTER_WORKGROUP_SIZE ids in turn, the same number of tiles for all its invocations (barriers
+// and subgroup operations inside a tile stay uniform). On a driver that limits an invocation's
+// loop iterations (lavapipe) the grid is not capped: one tile per workgroup, as before.
+uint workgroup_index() { return gl_WorkGroupID.y * gl_NumWorkGroups.x + gl_WorkGroupID.x; }
+uint workgroup_count() { return gl_NumWorkGroups.x * gl_NumWorkGroups.y; }
+uint tile_count() {
+    return pc.count / uint(SCATTER_WORKGROUP_SIZE) + (pc.count % uint(SCATTER_WORKGROUP_SIZE) != 0u ? 1u : 0u);
+}
+uint tile_id(uint tile) { return tile * uint(SCATTER_WORKGROUP_SIZE) + gl_LocalInvocationID.x; }
+
 // Specialization constant 0: every binding lies within its first window (the host checks), so
 // the window of every word is 0; drivers then fold the accessors' window switches away.
 layout(constant_id = 0) const bool ONE_WINDOW = false;

@@ -4,13 +4,18 @@
 #extension GL_GOOGLE_include_directive : require
 #include "common.glsl"
 
-void main() {
-    uint id = invocation_index();
-    if (id >= pc.count || operation_failed()) return;
-    int position = int(id);
+void copy_at(int position) {
     uint size = uint(tensor_element_size(T_OUT));
     uint from = tensor_byte(T_DATA, offset_of_flat(T_DATA, position));
     uint to = tensor_byte(T_OUT, offset_of_flat(T_OUT, position));
     uint piece = piece_size_for(from, to, size);
     for (uint b = 0u; b < size; b += piece) out_store_piece(to + b, piece, data_piece(from + b, piece));
+}
+
+void main() {
+    if (operation_failed()) return;
+    for (uint tile = workgroup_index(); tile < tile_count(); tile += workgroup_count()) {
+        const uint id = tile_id(tile);
+        if (id < pc.count) copy_at(int(id));
+    }
 }

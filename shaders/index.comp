@@ -83,9 +83,11 @@ void check_divisor(int position) {
 }
 
 void main() {
-    uint id = invocation_index();
-    if (id >= pc.count) return;
-    if (pc.mode == SCATTER_MODE_VALIDATE_ELEMENTS) validate_elements(int(id));
-    else if (pc.mode == SCATTER_MODE_RESOLVE_SLICES) resolve_slice(int(id));
-    else check_divisor(int(id));
+    for (uint tile = workgroup_index(); tile < tile_count(); tile += workgroup_count()) {
+        const uint id = tile_id(tile);
+        if (id >= pc.count) continue;
+        if (pc.mode == SCATTER_MODE_VALIDATE_ELEMENTS) validate_elements(int(id));
+        else if (pc.mode == SCATTER_MODE_RESOLVE_SLICES) resolve_slice(int(id));
+        else check_divisor(int(id));
+    }
 }

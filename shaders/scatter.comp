@@ -358,7 +358,16 @@ void apply_target(int t, uint chunk) {
     // The key sort skipped for items already in order: the list is the identity.
     int order_word = param(P_KEY_ORDER_WORD);
     bool identity_list = order_word >= 0 && scratch_word(uint(order_word)) == 0u;
-    for (uint k = begin; k < end; ++k) {
+    uint k = begin;
+    for (; k + 4u <= end; k += 4u) {  // four items' loads in flight (a long fold is latency-bound)
+        int items[4];
+        for (uint j = 0u; j < 4u; ++j) items[j] = identity_list ? int(start + k + j) : int(scratch_word(first + k + j));
+        uvec4 updates[4];
+        for (uint j = 0u; j < 4u; ++j)
+            updates[j] = load_update_element(tensor_byte(T_UPDATES, item_update_offset(items[j], update_base)));
+        for (uint j = 0u; j < 4u; ++j) value = step_raw(reduction, value, updates[j]);
+    }
+    for (; k < end; ++k) {
         int item = identity_list ? int(start + k) : int(scratch_word(first + k));
         value = step_raw(reduction, value, load_update_element(tensor_byte(T_UPDATES, item_update_offset(item, update_base))));
     }
@@ -589,27 +598,8 @@ void slab_fold(int g) {
 }
 #endif
 
-void main() {
-#if SCATTER_DTYPE == SCATTER_DT_RAW
-    if (pc.mode == SCATTER_MODE_SMALL_NONE) {  // before the status check: it resets the status
-        small_none();
-        return;
-    }
-#endif
-    if (pc.mode == SCATTER_MODE_SLAB) {
-        // Whole workgroups (count is a multiple of the size), and the status is the earlier
-        // passes': the early return is uniform in each workgroup, as its barriers need.
-        uint id = invocation_index();
-        if (id >= pc.count || operation_failed()) return;
-#if SCATTER_DTYPE == SCATTER_DT_RAW
-        slab_none(int(id / uint(SCATTER_WORKGROUP_SIZE)));
-#else
-        slab_fold(int(id / uint(SCATTER_WORKGROUP_SIZE)));
-#endif
-        return;
-    }
-    uint id = invocation_index();
-    if (id >= pc.count || operation_failed()) return;
+// One id of the passes that loop over tiles (every mode but SLAB and SMALL_NONE).
+void scatter_pass_at(uint id) {
 #if SCATTER_DTYPE != SCATTER_DT_RAW
     if (pc.mode == SCATTER_MODE_FINISH_MEAN) {
         finish_mean(int(id));
@@ -643,4 +633,30 @@ void main() {
 #endif
     if (param(P_OP) == SCATTER_OP_ELEMENTS) apply_elements_column(int(id));
     else apply_slices_column(int(id));
+}
+
+void main() {
+#if SCATTER_DTYPE == SCATTER_DT_RAW
+    if (pc.mode == SCATTER_MODE_SMALL_NONE) {  // before the status check: it resets the status
+        small_none();
+        return;
+    }
+#endif
+    if (pc.mode == SCATTER_MODE_SLAB) {
+        // Whole workgroups (count is a multiple of the size), and the status is the earlier
+        // passes': the early return is uniform in each workgroup, as its barriers need.
+        uint id = invocation_index();
+        if (id >= pc.count || operation_failed()) return;
+#if SCATTER_DTYPE == SCATTER_DT_RAW
+        slab_none(int(id / uint(SCATTER_WORKGROUP_SIZE)));
+#else
+        slab_fold(int(id / uint(SCATTER_WORKGROUP_SIZE)));
+#endif
+        return;
+    }
+    if (operation_failed()) return;
+    for (uint tile = workgroup_index(); tile < tile_count(); tile += workgroup_count()) {
+        const uint id = tile_id(tile);
+        if (id < pc.count) scatter_pass_at(id);
+    }
 }

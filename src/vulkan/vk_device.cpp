@@ -443,6 +443,7 @@ Status VulkanDevice::create(int32_t device_index, std::shared_ptr<OwnedInstance>
     self->timestamp_period_ns = p.limits.timestampPeriod;
     self->max_allocations = p.limits.maxMemoryAllocationCount;
     self->loop_limit = shader_loop_limit(self->info);
+    self->looping_groups = switches.max_groups != 0 ? switches.max_groups : self->loop_limit != 0 ? 0 : kLoopingGroups;
     self->shared_memory_bytes = p.limits.maxComputeSharedMemorySize;
     self->features = handles.enabled_features | (usable & SCATTER_FEATURE_SUBGROUPS);
     // Float controls are core in Vulkan 1.2: usable when the instance asked for 1.2 too.
@@ -511,6 +512,7 @@ Status VulkanDevice::borrow(const BorrowedDevice& b, std::unique_ptr<VulkanDevic
     self->shared_memory_bytes = p.limits.maxComputeSharedMemorySize;
     const DeviceSwitches switches = switches_from_environment();
     uint64_t usable = entry->info.features & ~switches.hidden_features;
+    self->looping_groups = switches.max_groups != 0 ? switches.max_groups : self->loop_limit != 0 ? 0 : kLoopingGroups;
     self->features = b.enabled_features & usable & kEnableableFeatures;
     self->features |= usable & SCATTER_FEATURE_SUBGROUPS;  // properties: nothing to enable
     // Declared but unreachable (a Vulkan 1.1 device without VK_KHR_buffer_device_address's

@@ -37,8 +37,11 @@ Status check_int32_geometry(const char* name, const TensorView& v) {
 struct Grid {
     uint32_t x = 0, y = 0;
 };
-Grid grid_of(int64_t invocations) {
-    const uint64_t groups = (uint64_t(invocations) + SCATTER_WORKGROUP_SIZE - 1) / SCATTER_WORKGROUP_SIZE;
+// The grid of a pass of `invocations` ids; a pass that loops over tiles of ids (common.glsl)
+// gets at most `max_groups` workgroups (0: no cap).
+Grid grid_of(int64_t invocations, uint32_t max_groups) {
+    uint64_t groups = (uint64_t(invocations) + SCATTER_WORKGROUP_SIZE - 1) / SCATTER_WORKGROUP_SIZE;
+    if (max_groups != 0) groups = std::min<uint64_t>(groups, max_groups);
     const uint32_t x = uint32_t(std::min<uint64_t>(groups, SCATTER_MAX_GRID_X));
     return {x, x == 0 ? 0 : uint32_t((groups + x - 1) / x)};
 }
@@ -185,7 +188,7 @@ void RecordedOperation::fill_parameters(int32_t* p) const {
     p[P_KEY_ORDER_WORD] = target.key_sort ? int32_t(target.total) : -1;
     p[P_KEY_COUNT] = int32_t(target.keys);
     if (chunk_passes() > 1) {
-        const Grid grid = grid_of(target.apply_invocations);
+        const Grid grid = grid_of(target.apply_invocations, device_.looping_groups);
         p[P_CHUNK_ITEMS] = int32_t(target.chunk_items);
         p[P_CHUNK_GRID_X] = int32_t(grid.x);
         p[P_CHUNK_GRID_Y] = int32_t(grid.y);
@@ -302,7 +305,7 @@ Status RecordedOperation::write_descriptors() {
 }
 
 void RecordedOperation::dispatch(VkCommandBuffer cmd, VkPipeline pipeline, uint32_t mode, int64_t count,
-                                 const char* name) {
+                                 const char* name, bool whole_grid) {
     if (count <= 0) return;
     if (pipeline == VK_NULL_HANDLE) {  // choose_pipelines did not fetch it: record() reports it
         unfetched_pass_ = name;
@@ -312,7 +315,7 @@ void RecordedOperation::dispatch(VkCommandBuffer cmd, VkPipeline pipeline, uint3
     device_.vk.vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, pipelines_.layout(), 0, 1, &descriptors_.set, 0, nullptr);
     PushConstants push{mode, uint32_t(count)};
     device_.vk.vkCmdPushConstants(cmd, pipelines_.layout(), VK_SHADER_STAGE_COMPUTE_BIT, 0, sizeof push, &push);
-    const Grid grid = grid_of(count);
+    const Grid grid = grid_of(count, whole_grid ? 0 : device_.looping_groups);
     device_.vk.vkCmdDispatch(cmd, grid.x, grid.y, 1);
     auto barrier = vk_struct<VkMemoryBarrier>(VK_STRUCTURE_TYPE_MEMORY_BARRIER);
     barrier.srcAccessMask = VK_ACCESS_SHADER_WRITE_BIT;
@@ -511,12 +514,12 @@ Status RecordedOperation::record(const OpPlan& plan, VkCommandBuffer cmd, bool a
         if (passes.native_float_add) dispatch(cmd, atomic_pass, SCATTER_MODE_ATOMIC_CANONICALIZE, updates, "atomic_canonicalize");
         if (float_max_min(p)) dispatch(cmd, atomic_pass, SCATTER_MODE_ATOMIC_FIRST_NAN, updates, "atomic_first_nan");
     } else if (small) {
-        dispatch(cmd, scatter_pass, SCATTER_MODE_SMALL_NONE, SCATTER_WORKGROUP_SIZE, "small_none");
+        dispatch(cmd, scatter_pass, SCATTER_MODE_SMALL_NONE, SCATTER_WORKGROUP_SIZE, "small_none", true);
     } else if (path == VulkanPath::Slab) {
         if (path_.slab_atomics)  // order-free reductions: shared-memory atomics (atomic.comp)
-            dispatch(cmd, atomic_pass, SCATTER_MODE_SLAB, path_.slab_tiles * SCATTER_WORKGROUP_SIZE, "slab_atomic");
+            dispatch(cmd, atomic_pass, SCATTER_MODE_SLAB, path_.slab_tiles * SCATTER_WORKGROUP_SIZE, "slab_atomic", true);
         else
-            dispatch(cmd, scatter_pass, SCATTER_MODE_SLAB, path_.slab_tiles * SCATTER_WORKGROUP_SIZE, "slab");
+            dispatch(cmd, scatter_pass, SCATTER_MODE_SLAB, path_.slab_tiles * SCATTER_WORKGROUP_SIZE, "slab", true);
     } else if (path == VulkanPath::Target) {
         SCATTER_RETURN_IF_ERROR(record_target_passes(cmd, buckets_pass, scatter_pass));
     } else if (!p.in_place) {
@@ -676,7 +679,7 @@ Status RecordedOperation::record_target_passes(VkCommandBuffer cmd, VkPipeline b
         return Status();
     }
     dispatch(cmd, buckets, SCATTER_MODE_COUNT, t.items, "count");
-    dispatch(cmd, buckets, SCATTER_MODE_ALLOCATE, t.keys, "allocate");
+    dispatch(cmd, buckets, SCATTER_MODE_ALLOCATE, t.keys, "allocate", true);
     dispatch(cmd, buckets, SCATTER_MODE_PLACE, t.items, "place");
     // Allowed non-determinism: each target folds its updates in arrival order, unsorted (exact
     // anyway for order-independent reductions: integer add/sub/mul, max/min up to NaN payloads).

@@ -83,8 +83,11 @@ private:
     Status choose_addressing();
     void fill_parameters(int32_t* p) const;
     Status write_descriptors();
-    // One pass of `count` invocations (`name` in profiles), then a compute barrier.
-    void dispatch(VkCommandBuffer cmd, VkPipeline pipeline, uint32_t mode, int64_t count, const char* name);
+    // One pass of `count` ids (`name` in profiles), then a compute barrier. Its grid is capped at
+    // device_.looping_groups (the shaders loop over tiles of ids) unless `whole_grid`: SLAB,
+    // SMALL_NONE and ALLOCATE, whose workgroups each own one tile.
+    void dispatch(VkCommandBuffer cmd, VkPipeline pipeline, uint32_t mode, int64_t count, const char* name,
+                  bool whole_grid = false);
     // APPLY_TARGETS' passes after the first on a loop-limited driver, each as large as
     // CHUNK_ARGS decided on the device (none once every key is folded).
     void dispatch_chunks(VkCommandBuffer cmd, VkPipeline buckets, VkPipeline scatter);

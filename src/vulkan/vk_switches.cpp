@@ -13,6 +13,10 @@ DeviceSwitches switches_from_environment() {
         const unsigned long long bytes = std::strtoull(cap, nullptr, 10);
         if (bytes >= (1ull << 12) && bytes <= (1ull << 30) && (bytes & (bytes - 1)) == 0) s.window_cap = bytes;
     }
+    if (const char* groups = std::getenv("SCATTER_VULKAN_TEST_MAX_GROUPS")) {
+        const unsigned long long n = std::strtoull(groups, nullptr, 10);
+        if (n >= 1 && n <= (1ull << 20)) s.max_groups = uint32_t(n);
+    }
     if (const char* stats = std::getenv("SCATTER_VULKAN_PIPELINE_STATS"))
         s.pipeline_stats = stats[0] != '\0' && std::string(stats) != "0";
     const char* env = std::getenv("SCATTER_VULKAN_DISABLE_FEATURES");

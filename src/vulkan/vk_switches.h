@@ -61,6 +61,11 @@ struct AlgorithmSwitches {
 // shaders' byte addresses are 32-bit, exact as ints below 2^31 (vk_operation.cpp).
 constexpr uint64_t kDefaultWindowCap = uint64_t(1) << 29;
 
+// The most workgroups a pass that loops over tiles of ids is given on a device without a loop
+// limit (common.glsl, tile_count): 2-4 times what an H100/H200 holds resident at 64 invocations
+// a workgroup, so a pass of millions of elements launches thousands of workgroups, not millions.
+constexpr uint32_t kLoopingGroups = 8192;
+
 struct DeviceSwitches {
     uint64_t hidden_features = 0;  // SCATTER_FEATURE_* the device must not use
     AlgorithmSwitches algorithms;
@@ -74,10 +79,14 @@ struct DeviceSwitches {
     // the driver's statistics (registers, shared memory, spills, ... as it names them), one line
     // per executable (vk_pipelines.cpp).
     bool pipeline_stats = false;
+    // SCATTER_VULKAN_TEST_MAX_GROUPS (1 to 2^20): the grid cap of the passes that loop over tiles
+    // of ids (common.glsl), on every device, lavapipe too, instead of kLoopingGroups on
+    // devices without a loop limit only; a test switch, so that small calls loop there.
+    uint32_t max_groups = 0;
 
     bool operator==(const DeviceSwitches& o) const {
         return hidden_features == o.hidden_features && algorithms == o.algorithms && window_cap == o.window_cap &&
-               pipeline_stats == o.pipeline_stats;
+               pipeline_stats == o.pipeline_stats && max_groups == o.max_groups;
     }
 };
 
