@@ -11,6 +11,7 @@
 #   bash .device/run.sh bash .device/benchmarks/gpu_session.sh cpu [THREADS]
 #   bash .device/run.sh bash .device/benchmarks/gpu_session.sh probe [FEATURES [SECONDS]]
 #   bash .device/run.sh bash .device/benchmarks/gpu_session.sh check [SECONDS]
+#   bash .device/run.sh bash .device/benchmarks/gpu_session.sh confirm
 # bench: `scatter bench --backend vulkan --resident` on every standard workload with every path
 #   on, then again under each switch that changes a workload's path on those workloads
 #   (SCATTER_VULKAN_DISABLE_FEATURES), a process per workload; --profile runs of both (per-pass
@@ -242,6 +243,17 @@ case "$mode" in
       echo "== profile, grid uncapped"; grep -v '^scatter pipeline' "$out/profile_no_grid_cap.txt" 2>/dev/null; } >> "$summary"
     tar czf "$final/check_raw.tgz" -C "$out" .
     ;;
+  confirm)  # files written as they are made (a short lease may end the command early)
+    # Every workload with every path on, PyTorch CUDA, the table; the differential random cases
+    # on the GPU (at most 190 s); --profile with the pipelines' statistics of the folds' workloads.
+    scatter devices > "$out/devices.txt" 2>&1
+    bench_each "" "$all_workloads" --repeat 7 --json > "$out/vk.jsonl" 2> "$out/a.err"
+    timeout 100 python3 "$here/peers_torch.py" --device cuda --workload all --repeat 7 --json > "$out/torch.jsonl" 2> "$out/torch.err"
+    python3 "$here/gpu_table.py" "$out" > "$out/table.txt" 2>&1
+    timeout 190 "$(dirname "$(command -v scatter)")/scatter_diff_random_vulkan" > "$out/diff_random.log" 2>&1
+    echo "diff_random rc=$? after $(( $(date +%s) - start_all ))s" >> "$out/table.txt"
+    SCATTER_VULKAN_PIPELINE_STATS=1 bench_each "" "W2 W4 W5 W6 W10 W12" --repeat 3 --profile > "$out/profile.txt" 2>&1
+    ;;
   cpu)  # one file comes back: cpu.txt
     threads=1,2
     (( ${2:-$(nproc)} > 2 )) && threads=$threads,${2:-$(nproc)}
@@ -256,5 +268,5 @@ case "$mode" in
     : > "$summary"
     run_tests
     ;;
-  *) echo "usage: gpu_session.sh bench [REPEAT] | tests | all [SECONDS] | ab FEATURES | large | cpu [THREADS] | probe [FEATURES [SECONDS]] | check [SECONDS]" >&2; exit 2 ;;
+  *) echo "usage: gpu_session.sh bench [REPEAT] | tests | all [SECONDS] | ab FEATURES | large | cpu [THREADS] | probe [FEATURES [SECONDS]] | check [SECONDS] | confirm" >&2; exit 2 ;;
 esac

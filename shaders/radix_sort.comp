@@ -211,99 +211,6 @@ void scatter_tile(uint tile, uint pass) {
     }
 }
 
-// SCATTER, staged (specialization constant 1 at 2 x RADIX_SORT_TILE words: the host gives it
-// where shared memory holds the stage, vk_radix_sort.cpp): the tile's pairs are first placed in
-// shared memory in the order they will have in the output (by digit, stably), then written out
-// in that order. A tile's keys of one digit are adjacent in the output, so consecutive
-// invocations write consecutive words: a few sectors per digit and tile, where writing each
-// key from its own round costs a sector per key.
-layout(constant_id = 1) const int STAGE_WORDS = 1;
-shared uint staged[STAGE_WORDS];
-shared uint digit_offsets[RADIX_SORT_RADIX];  // per digit: output place - staged place
-const uint DIGITS_PER_INVOCATION = (RADIX_SORT_RADIX + RADIX_SORT_WORKGROUP_SIZE - 1) / RADIX_SORT_WORKGROUP_SIZE;
-
-void scatter_tile_staged(uint tile, uint pass) {
-    uint lane = gl_LocalInvocationID.x;
-    for (uint d = lane; d < RADIX_SORT_RADIX; d += RADIX_SORT_WORKGROUP_SIZE) digit_counts[d] = 0u;
-    for (uint m = lane; m < RADIX_SORT_RADIX * MASK_WORDS; m += RADIX_SORT_WORKGROUP_SIZE) round_masks[m] = 0u;
-    barrier();
-    uint count = header(RADIX_SORT_H_COUNT);
-    uint source = pass & 1u;
-    uint keys_in = header(RADIX_SORT_H_KEYS + source), keys_out = header(RADIX_SORT_H_KEYS + (source ^ 1u));
-    uint payloads_in = header(RADIX_SORT_H_PAYLOADS + source);
-    uint payloads_out = header(RADIX_SORT_H_PAYLOADS + (source ^ 1u));
-    bool implicit_payload = pass == 0u && header(RADIX_SORT_H_IMPLICIT_PAYLOAD) != 0u;
-    // The tile's pairs, a key per invocation per round, and the tile's count of each digit.
-    uint keys[RADIX_SORT_ROUNDS], payloads[RADIX_SORT_ROUNDS];
-    for (uint r = 0u; r < RADIX_SORT_ROUNDS; ++r) {
-        uint item = tile * RADIX_SORT_TILE + r * RADIX_SORT_WORKGROUP_SIZE + lane;
-        keys[r] = 0u;
-        payloads[r] = 0u;
-        if (item < count) {
-            keys[r] = load(keys_in + item);
-            payloads[r] = implicit_payload ? item : load(payloads_in + item);
-            atomicAdd(digit_counts[digit_of(keys[r], pass)], 1u);
-        }
-    }
-    barrier();
-    // Each digit's first staged place (a scan of the counts), and output place - staged place.
-    uint tiles = header(RADIX_SORT_H_TILES), histograms = header(RADIX_SORT_H_HISTOGRAMS);
-    uint mine = 0u;
-    for (uint i = 0u; i < DIGITS_PER_INVOCATION; ++i) {
-        uint d = lane * DIGITS_PER_INVOCATION + i;
-        if (d < RADIX_SORT_RADIX) mine += digit_counts[d];
-    }
-    uint total;
-    uint first = workgroup_exclusive_scan(mine, total);
-    for (uint i = 0u; i < DIGITS_PER_INVOCATION; ++i) {
-        uint d = lane * DIGITS_PER_INVOCATION + i;
-        if (d >= RADIX_SORT_RADIX) continue;
-        uint n = digit_counts[d];  // only this invocation reads or writes entry d here
-        digit_offsets[d] = load(histograms + d * tiles + tile) - first;
-        digit_counts[d] = first;
-        first += n;
-    }
-    barrier();
-    // Round by round, in input order: rank among the round's keys of the same digit, as in
-    // scatter_tile, and the pair goes to its staged place.
-    uint word = lane / 32u, bit = 1u << (lane % 32u);
-    for (uint r = 0u; r < RADIX_SORT_ROUNDS; ++r) {
-        uint round_start = tile * RADIX_SORT_TILE + r * RADIX_SORT_WORKGROUP_SIZE;
-        if (round_start >= count) break;  // uniform over the workgroup
-        bool live = round_start + lane < count;
-        uint digit = digit_of(keys[r], pass);
-        if (live) atomicOr(round_masks[digit * MASK_WORDS + word], bit);
-        barrier();
-        uint rank = 0u;
-        bool last = false;
-        if (live) {
-            uint masks = digit * MASK_WORDS;
-            for (uint w = 0u; w < word; ++w) rank += bitCount(round_masks[masks + w]);
-            uint own = round_masks[masks + word];
-            rank += bitCount(own & (bit - 1u));
-            last = (own & ~(bit | (bit - 1u))) == 0u;
-            for (uint w = word + 1u; w < MASK_WORDS; ++w) last = last && round_masks[masks + w] == 0u;
-            uint place = digit_counts[digit] + rank;
-            staged[place] = keys[r];
-            staged[RADIX_SORT_TILE + place] = payloads[r];
-        }
-        barrier();
-        if (last) {
-            digit_counts[digit] += rank + 1u;
-            for (uint w = 0u; w < MASK_WORDS; ++w) round_masks[digit * MASK_WORDS + w] = 0u;
-        }
-        barrier();
-    }
-    // Out in staged order: adjacent invocations, adjacent output words within each digit.
-    uint in_tile = min(uint(RADIX_SORT_TILE), count - tile * RADIX_SORT_TILE);
-    for (uint j = lane; j < in_tile; j += RADIX_SORT_WORKGROUP_SIZE) {
-        uint key = staged[j];
-        uint place = digit_offsets[digit_of(key, pass)] + j;
-        store(keys_out + place, key);
-        store(payloads_out + place, staged[RADIX_SORT_TILE + j]);
-    }
-}
-
 void main() {
     window_shift = header(RADIX_SORT_H_WINDOW_SHIFT);
     uint mode = pc.mode & RADIX_SORT_MODE_MASK;
@@ -323,8 +230,6 @@ void main() {
     } else if (mode == RADIX_SORT_MODE_SCAN_DOWNSWEEP) {
         if (group < header(RADIX_SORT_H_SCAN_BLOCKS)) scan_downsweep(group);
     } else if (mode == RADIX_SORT_MODE_SCATTER) {
-        if (group >= header(RADIX_SORT_H_TILES)) return;
-        if (STAGE_WORDS >= 2 * RADIX_SORT_TILE) scatter_tile_staged(group, pass);
-        else scatter_tile(group, pass);
+        if (group < header(RADIX_SORT_H_TILES)) scatter_tile(group, pass);
     }
 }

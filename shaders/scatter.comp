@@ -330,6 +330,12 @@ void slab_none(int g) {
 // On a loop-limited driver with the key sort, pass `chunk` folds the key's updates
 // [chunk, chunk + 1) x P_CHUNK_ITEMS, from out as the previous chunk pass left it (the value is
 // the out dtype's own bits between steps, so nothing is lost); the last one applies mean.
+// Entry k of a key's list: the item (its position), from the sorted list at `first`, or k + start
+// itself when the key sort was skipped because the keys were in order.
+int list_item(bool identity_list, uint start, uint first, uint k) {
+    return identity_list ? int(start + k) : int(scratch_word(first + k));
+}
+
 void apply_target(int t, uint chunk) {
     int update_base;
     int key = target_key(t, update_base);
@@ -360,17 +366,18 @@ void apply_target(int t, uint chunk) {
     bool identity_list = order_word >= 0 && scratch_word(uint(order_word)) == 0u;
     uint k = begin;
     for (; k + 4u <= end; k += 4u) {  // four items' loads in flight (a long fold is latency-bound)
-        int items[4];
-        for (uint j = 0u; j < 4u; ++j) items[j] = identity_list ? int(start + k + j) : int(scratch_word(first + k + j));
-        uvec4 updates[4];
-        for (uint j = 0u; j < 4u; ++j)
-            updates[j] = load_update_element(tensor_byte(T_UPDATES, item_update_offset(items[j], update_base)));
-        for (uint j = 0u; j < 4u; ++j) value = step_raw(reduction, value, updates[j]);
+        // Four named values, not arrays: an array indexed in a loop lands in local memory.
+        const int i0 = list_item(identity_list, start, first, k), i1 = list_item(identity_list, start, first, k + 1u);
+        const int i2 = list_item(identity_list, start, first, k + 2u), i3 = list_item(identity_list, start, first, k + 3u);
+        const uvec4 u0 = load_update_element(tensor_byte(T_UPDATES, item_update_offset(i0, update_base)));
+        const uvec4 u1 = load_update_element(tensor_byte(T_UPDATES, item_update_offset(i1, update_base)));
+        const uvec4 u2 = load_update_element(tensor_byte(T_UPDATES, item_update_offset(i2, update_base)));
+        const uvec4 u3 = load_update_element(tensor_byte(T_UPDATES, item_update_offset(i3, update_base)));
+        value = step_raw(reduction, step_raw(reduction, step_raw(reduction, step_raw(reduction, value, u0), u1), u2), u3);
     }
-    for (; k < end; ++k) {
-        int item = identity_list ? int(start + k) : int(scratch_word(first + k));
-        value = step_raw(reduction, value, load_update_element(tensor_byte(T_UPDATES, item_update_offset(item, update_base))));
-    }
+    for (; k < end; ++k)
+        value = step_raw(reduction, value,
+                         load_update_element(tensor_byte(T_UPDATES, item_update_offset(list_item(identity_list, start, first, k), update_base))));
     if (reduction == SCATTER_REDUCTION_MEAN && end == hits) value = mean_raw(value, hits + (exclude ? 0u : 1u));
     store_out_element(to, value);
 }
@@ -453,16 +460,13 @@ void apply_quad(int q, uint chunk) {
     const bool identity_list = order_word >= 0 && scratch_word(uint(order_word)) == 0u;
     uint k = begin;
     for (; k + 4u <= end; k += 4u) {  // four items' loads in flight, then their steps in order
-        int items[4];
-        for (uint j = 0u; j < 4u; ++j) items[j] = identity_list ? int(start + k + j) : int(scratch_word(first + k + j));
-        uvec4 updates[4];
-        for (uint j = 0u; j < 4u; ++j) updates[j] = update_quad(quad_update_word(items[j], update_base));
-        for (uint j = 0u; j < 4u; ++j) value = quad_step(reduction, value, updates[j]);
+        const int i0 = list_item(identity_list, start, first, k), i1 = list_item(identity_list, start, first, k + 1u);
+        const int i2 = list_item(identity_list, start, first, k + 2u), i3 = list_item(identity_list, start, first, k + 3u);
+        const uvec4 u0 = update_quad(quad_update_word(i0, update_base)), u1 = update_quad(quad_update_word(i1, update_base));
+        const uvec4 u2 = update_quad(quad_update_word(i2, update_base)), u3 = update_quad(quad_update_word(i3, update_base));
+        value = quad_step(reduction, quad_step(reduction, quad_step(reduction, quad_step(reduction, value, u0), u1), u2), u3);
     }
-    for (; k < end; ++k) {
-        const int item = identity_list ? int(start + k) : int(scratch_word(first + k));
-        value = quad_step(reduction, value, update_quad(quad_update_word(item, update_base)));
-    }
+    for (; k < end; ++k) value = quad_step(reduction, value, update_quad(quad_update_word(list_item(identity_list, start, first, k), update_base)));
     if (reduction == SCATTER_REDUCTION_MEAN && end == hits) value = quad_mean(value, hits + (exclude ? 0u : 1u));
     out_store_quad(to, value);
 }

@@ -266,7 +266,10 @@ PathChoice choose_path(const OpPlan& p, const PathDevice& d, const PathAlignment
     }
     if (t.segments) t.apply_invocations = t.items * per_item;
     const int64_t per_quad = p.out.element_size == 4 || p.out.element_size == 8 ? 16 / p.out.element_size : 0;
-    t.quads = slices && !none && !t.segments && a.quads && per_quad != 0 && p.inner % per_quad == 0 &&
+    // Not `div`: four exact divisions an invocation took 124 registers on the H200 and ran W5
+    // 2.2x slower than one per element (the fold is arithmetic-bound there, not latency-bound).
+    t.quads = slices && !none && p.reduction != SCATTER_REDUCTION_DIV && !t.segments && a.quads && per_quad != 0 &&
+              p.inner % per_quad == 0 &&
               p.out.contiguous && p.updates.contiguous && (p.in_place || p.data.contiguous);
     if (t.quads) t.apply_invocations = p.out.element_count / per_quad;
     const uint64_t windows_words = d.window_bytes * SCATTER_WINDOWS / 4;

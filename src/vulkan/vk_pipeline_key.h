@@ -26,7 +26,7 @@ struct PipelineKey {
     bool slab = false;              // Atomic: the slab path's order-free folds (`_slab`)
     bool addresses = false;         // all but RadixSort: tensors by buffer device address (`_ad`)
     // Specialization constants: 0, every binding within its first window; 1, the slab path's
-    // shared table in words, or RadixSort's SCATTER stage (0: the shader's default); 3 (Scatter, Atomic), the call's reduction,
+    // shared table in words (0: the shader's default); 3 (Scatter, Atomic), the call's reduction,
     // so that the pipeline holds only its arithmetic (-1: read from the parameters, any reduction).
     bool one_window = false;
     uint32_t slab_words = 0;

@@ -58,12 +58,6 @@ Status record_radix_sort(VulkanDevice& device, PipelineSet& pipelines, VkCommand
     key.shader = Shader::RadixSort;
     key.four_bit_digits = layout.digit_bits == 4;
     key.one_window = binding.one_window;
-    // SCATTER stages its tile in shared memory (specialization constant 1) on a GPU with room
-    // beside the rest (23 KiB in all): the output then takes whole runs of a digit, not a 32-byte
-    // sector per key. Not on a CPU device (lavapipe), whose caches merge the stores anyway: there
-    // the stage measured 35 % slower (2^20 keys, 510-610 against 380-430 ms).
-    const bool cpu = device.info.type == SCATTER_DEVICE_TYPE_CPU && device.algorithms.cpu_caches;
-    if (!cpu && device.shared_memory_bytes >= kRadixSortStagedSharedBytes) key.slab_words = 2 * RADIX_SORT_TILE;
     VkPipeline pipeline = VK_NULL_HANDLE;
     SCATTER_RETURN_IF_ERROR(pipelines.get(key, &pipeline));
 

@@ -30,10 +30,6 @@
 
 namespace scatter {
 
-// The shared memory SCATTER needs to stage a tile (its pairs, 16 KiB, beside 7 KiB of
-// counts, masks and scan rows): below it, each key is written from its own round.
-constexpr uint32_t kRadixSortStagedSharedBytes = 24576;
-
 // The scratch binding the sort runs over.
 struct RadixSortBinding {
     VkDescriptorSet set = VK_NULL_HANDLE;  // of pipelines.set_layout(); its scratch binding is
