@@ -33,6 +33,7 @@
 // Mode FINISH_MEAN divides every hit target by its count (+1 unless exclude_self).
 // SCATTER_DTYPE selects the arithmetic; 0 is `none` for every dtype (a byte copy, opaque too).
 #extension GL_GOOGLE_include_directive : require
+#extension GL_EXT_control_flow_attributes : require
 #include "scatter_enums.glsl"
 #if defined(SCATTER_DENORM_PRESERVE)
 // Keep subnormal results and operands, as the CPU does (SPIR-V DenormPreserve execution mode,
@@ -373,7 +374,10 @@ void apply_target(int t, uint chunk) {
         const uvec4 u1 = load_update_element(tensor_byte(T_UPDATES, item_update_offset(i1, update_base)));
         const uvec4 u2 = load_update_element(tensor_byte(T_UPDATES, item_update_offset(i2, update_base)));
         const uvec4 u3 = load_update_element(tensor_byte(T_UPDATES, item_update_offset(i3, update_base)));
-        value = step_raw(reduction, step_raw(reduction, step_raw(reduction, step_raw(reduction, value, u0), u1), u2), u3);
+        // One step in a loop, not four inlined: a step of a reduction chosen at run time is
+        // every reduction's arithmetic, and four copies grew the pipelines (their compile time).
+        [[dont_unroll]] for (uint j = 0u; j < 4u; ++j)
+            value = step_raw(reduction, value, j == 0u ? u0 : j == 1u ? u1 : j == 2u ? u2 : u3);
     }
     for (; k < end; ++k)
         value = step_raw(reduction, value,
@@ -403,25 +407,42 @@ uvec4 data_quad(uint word) SCATTER_AT(data_quads, WordRef, A_DATA, word, 4u, USE
 uvec4 update_quad(uint word) SCATTER_AT(update_quads, WordRef, A_UPDATES, word, 4u, USE_LOAD)
 void out_store_quad(uint word, uvec4 value) SCATTER_AT(out_quads, WordRef, A_OUT, word, 4u, USE_STORE)
 
-// One step (or identity, or mean) for each element of a quad.
+// One step (or identity, or mean) for each element of a quad, in a loop over the elements (one
+// copy of the step's arithmetic; the components picked by selects, never a dynamic index).
 uvec4 quad_step(uint r, uvec4 t, uvec4 u) {
-    if (ELEMENT_SIZE == 4u)
-        return uvec4(step_raw(r, uvec4(t.x, 0u, 0u, 0u), uvec4(u.x, 0u, 0u, 0u)).x,
-                     step_raw(r, uvec4(t.y, 0u, 0u, 0u), uvec4(u.y, 0u, 0u, 0u)).x,
-                     step_raw(r, uvec4(t.z, 0u, 0u, 0u), uvec4(u.z, 0u, 0u, 0u)).x,
-                     step_raw(r, uvec4(t.w, 0u, 0u, 0u), uvec4(u.w, 0u, 0u, 0u)).x);
-    return uvec4(step_raw(r, uvec4(t.xy, 0u, 0u), uvec4(u.xy, 0u, 0u)).xy,
-                 step_raw(r, uvec4(t.zw, 0u, 0u), uvec4(u.zw, 0u, 0u)).xy);
+    if (ELEMENT_SIZE == 4u) {
+        [[dont_unroll]] for (uint e = 0u; e < 4u; ++e) {
+            const uint a = e == 0u ? t.x : e == 1u ? t.y : e == 2u ? t.z : t.w;
+            const uint b = e == 0u ? u.x : e == 1u ? u.y : e == 2u ? u.z : u.w;
+            const uint v = step_raw(r, uvec4(a, 0u, 0u, 0u), uvec4(b, 0u, 0u, 0u)).x;
+            t = uvec4(e == 0u ? v : t.x, e == 1u ? v : t.y, e == 2u ? v : t.z, e == 3u ? v : t.w);
+        }
+        return t;
+    }
+    [[dont_unroll]] for (uint e = 0u; e < 2u; ++e) {
+        const uvec2 v = step_raw(r, uvec4(e == 0u ? t.xy : t.zw, 0u, 0u), uvec4(e == 0u ? u.xy : u.zw, 0u, 0u)).xy;
+        t = e == 0u ? uvec4(v, t.zw) : uvec4(t.xy, v);
+    }
+    return t;
 }
 uvec4 quad_identity(uint r) {
     uvec4 e = identity_raw(r);
     return ELEMENT_SIZE == 4u ? e.xxxx : e.xyxy;
 }
 uvec4 quad_mean(uvec4 sum, uint count) {
-    if (ELEMENT_SIZE == 4u)
-        return uvec4(mean_raw(uvec4(sum.x, 0u, 0u, 0u), count).x, mean_raw(uvec4(sum.y, 0u, 0u, 0u), count).x,
-                     mean_raw(uvec4(sum.z, 0u, 0u, 0u), count).x, mean_raw(uvec4(sum.w, 0u, 0u, 0u), count).x);
-    return uvec4(mean_raw(uvec4(sum.xy, 0u, 0u), count).xy, mean_raw(uvec4(sum.zw, 0u, 0u), count).xy);
+    if (ELEMENT_SIZE == 4u) {
+        [[dont_unroll]] for (uint e = 0u; e < 4u; ++e) {
+            const uint a = e == 0u ? sum.x : e == 1u ? sum.y : e == 2u ? sum.z : sum.w;
+            const uint v = mean_raw(uvec4(a, 0u, 0u, 0u), count).x;
+            sum = uvec4(e == 0u ? v : sum.x, e == 1u ? v : sum.y, e == 2u ? v : sum.z, e == 3u ? v : sum.w);
+        }
+        return sum;
+    }
+    [[dont_unroll]] for (uint e = 0u; e < 2u; ++e) {
+        const uvec2 v = mean_raw(uvec4(e == 0u ? sum.xy : sum.zw, 0u, 0u), count).xy;
+        sum = e == 0u ? uvec4(v, sum.zw) : uvec4(sum.xy, v);
+    }
+    return sum;
 }
 
 // The first word in updates of the quad at element offset update_base of `item`'s slice.
@@ -464,7 +485,8 @@ void apply_quad(int q, uint chunk) {
         const int i2 = list_item(identity_list, start, first, k + 2u), i3 = list_item(identity_list, start, first, k + 3u);
         const uvec4 u0 = update_quad(quad_update_word(i0, update_base)), u1 = update_quad(quad_update_word(i1, update_base));
         const uvec4 u2 = update_quad(quad_update_word(i2, update_base)), u3 = update_quad(quad_update_word(i3, update_base));
-        value = quad_step(reduction, quad_step(reduction, quad_step(reduction, quad_step(reduction, value, u0), u1), u2), u3);
+        [[dont_unroll]] for (uint j = 0u; j < 4u; ++j)
+            value = quad_step(reduction, value, j == 0u ? u0 : j == 1u ? u1 : j == 2u ? u2 : u3);
     }
     for (; k < end; ++k) value = quad_step(reduction, value, update_quad(quad_update_word(list_item(identity_list, start, first, k), update_base)));
     if (reduction == SCATTER_REDUCTION_MEAN && end == hits) value = quad_mean(value, hits + (exclude ? 0u : 1u));
