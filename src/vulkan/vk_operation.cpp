@@ -188,7 +188,7 @@ void RecordedOperation::fill_parameters(int32_t* p) const {
     p[P_KEY_ORDER_WORD] = target.key_sort ? int32_t(target.total) : -1;
     p[P_KEY_COUNT] = int32_t(target.keys);
     if (chunk_passes() > 1) {
-        const Grid grid = grid_of(target.apply_invocations, device_.looping_groups);
+        const Grid grid = grid_of(target.apply_invocations, fold_whole_grid() ? 0 : device_.looping_groups);
         p[P_CHUNK_ITEMS] = int32_t(target.chunk_items);
         p[P_CHUNK_GRID_X] = int32_t(grid.x);
         p[P_CHUNK_GRID_Y] = int32_t(grid.y);
@@ -336,6 +336,12 @@ uint32_t RecordedOperation::apply_mode() const {
     if (path_.target.quads) return SCATTER_MODE_APPLY_QUADS;
     return path_.target.segments ? SCATTER_MODE_APPLY_SEGMENTS : SCATTER_MODE_APPLY_TARGETS;
 }
+
+// Division's fold keeps one tile of ids per workgroup. On the H200 (2026-11-27, docs/vulkan.md
+// "Measured") W5 (f32 div, exact in integer arithmetic) took 10.7-11.5 ms a call with the looping
+// grid and 2.4 ms without it, 1.4 ms before both; why is not understood, and this choice has not
+// run on a GPU yet.
+bool RecordedOperation::fold_whole_grid() const { return plan_.reduction == SCATTER_REDUCTION_DIV; }
 
 const char* RecordedOperation::apply_pass_name() const {
     if (path_.target.quads) return "apply_quads";
@@ -674,7 +680,7 @@ Status RecordedOperation::record_target_passes(VkCommandBuffer cmd, VkPipeline b
         SCATTER_RETURN_IF_ERROR(record_radix_sort(device_, pipelines_, cmd, t.sort, binding, true, uint32_t(t.total)));
         if (timer_ != nullptr) timer_->mark(cmd, "key_sort", uint64_t(t.items));
         dispatch(cmd, buckets, SCATTER_MODE_KEY_RANGES, t.items, "key_ranges");
-        dispatch(cmd, scatter, apply_mode(), t.apply_invocations, apply_pass_name());
+        dispatch(cmd, scatter, apply_mode(), t.apply_invocations, apply_pass_name(), fold_whole_grid());
         if (chunk_passes() > 1) dispatch_chunks(cmd, buckets, scatter);
         return Status();
     }
@@ -684,7 +690,7 @@ Status RecordedOperation::record_target_passes(VkCommandBuffer cmd, VkPipeline b
     // Allowed non-determinism: each target folds its updates in arrival order, unsorted (exact
     // anyway for order-independent reductions: integer add/sub/mul, max/min up to NaN payloads).
     if (plan_.deterministic) dispatch(cmd, buckets, SCATTER_MODE_SORT, t.keys, "sort");
-    dispatch(cmd, scatter, apply_mode(), t.apply_invocations, apply_pass_name());
+    dispatch(cmd, scatter, apply_mode(), t.apply_invocations, apply_pass_name(), fold_whole_grid());
     return Status();
 }
 

@@ -97,6 +97,8 @@ private:
     // in place (vk_path.h); and its name in profiles.
     uint32_t apply_mode() const;
     const char* apply_pass_name() const;
+    // Whether the fold pass takes its whole grid (no looping cap: vk_operation.cpp says why).
+    bool fold_whole_grid() const;
     // The status words: S_WORDS, then on a loop-limited driver each chunk pass's indirect
     // dispatch after the first.
     uint64_t status_words() const;
