@@ -326,17 +326,17 @@ void slab_none(int g) {
     }
 }
 #else
-// Reductions: folds t's updates, sorted into row-major order by the buckets passes, into a
-// register and writes out[t] once (data[t] when no update reaches it: no separate copy pass).
-// On a loop-limited driver with the key sort, pass `chunk` folds the key's updates
-// [chunk, chunk + 1) x P_CHUNK_ITEMS, from out as the previous chunk pass left it (the value is
-// the out dtype's own bits between steps, so nothing is lost); the last one applies mean.
 // Entry k of a key's list: the item (its position), from the sorted list at `first`, or k + start
 // itself when the key sort was skipped because the keys were in order.
 int list_item(bool identity_list, uint start, uint first, uint k) {
     return identity_list ? int(start + k) : int(scratch_word(first + k));
 }
 
+// Reductions: folds t's updates, sorted into row-major order by the buckets passes, into a
+// register and writes out[t] once (data[t] when no update reaches it: no separate copy pass).
+// On a loop-limited driver with the key sort, pass `chunk` folds the key's updates
+// [chunk, chunk + 1) x P_CHUNK_ITEMS, from out as the previous chunk pass left it (the value is
+// the out dtype's own bits between steps, so nothing is lost); the last one applies mean.
 void apply_target(int t, uint chunk) {
     int update_base;
     int key = target_key(t, update_base);

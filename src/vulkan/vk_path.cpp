@@ -238,12 +238,21 @@ PathChoice choose_path(const OpPlan& p, const PathDevice& d, const PathAlignment
     const int64_t per_item = slices ? p.outer * p.inner : 1;
     const bool segments = d.algorithms.apply_segments && p.in_place && per_item > 0 &&
                           t.items <= p.out.element_count / per_item && t.items * per_item < p.out.element_count;
+    // APPLY_QUADS (reductions but `div` of rows/nd over row-major, aligned tensors of 4- or 8-byte
+    // elements, rows a whole number of 16 bytes, per out element): an invocation folds 16 bytes.
+    // Not `div`: four exact divisions an invocation took 124 registers on the H200 and ran W5
+    // 2.2x slower than one per element (the fold is arithmetic-bound there, not latency-bound).
+    const int64_t per_quad = p.out.element_size == 4 || p.out.element_size == 8 ? 16 / p.out.element_size : 0;
+    const bool quads = slices && !none && p.reduction != SCATTER_REDUCTION_DIV && a.quads && per_quad != 0 &&
+                       p.inner % per_quad == 0 && p.out.contiguous && p.updates.contiguous &&
+                       (p.in_place || p.data.contiguous);
     if (none) {
         t.winner = take(t.keys);
         t.segments = segments;
     } else if (sorted) {
         t.key_sort = true;
-        const uint32_t per_pass = d.loop_limit != 0 ? loop_limited_items(p, d.loop_limit, true) : 0;
+        const uint32_t elements = quads && !segments ? uint32_t(per_quad) : 1;
+        const uint32_t per_pass = d.loop_limit != 0 ? loop_limited_items(p, d.loop_limit, true, elements) : 0;
         if (per_pass != 0) {  // APPLY_TARGETS in chunks a loop-limited invocation can fold
             t.chunk_items = per_pass;
             const int64_t needed = (t.items + per_pass - 1) / per_pass;
@@ -265,12 +274,7 @@ PathChoice choose_path(const OpPlan& p, const PathDevice& d, const PathAlignment
         t.list = take(t.items);
     }
     if (t.segments) t.apply_invocations = t.items * per_item;
-    const int64_t per_quad = p.out.element_size == 4 || p.out.element_size == 8 ? 16 / p.out.element_size : 0;
-    // Not `div`: four exact divisions an invocation took 124 registers on the H200 and ran W5
-    // 2.2x slower than one per element (the fold is arithmetic-bound there, not latency-bound).
-    t.quads = slices && !none && p.reduction != SCATTER_REDUCTION_DIV && !t.segments && a.quads && per_quad != 0 &&
-              p.inner % per_quad == 0 &&
-              p.out.contiguous && p.updates.contiguous && (p.in_place || p.data.contiguous);
+    t.quads = quads && !t.segments;
     if (t.quads) t.apply_invocations = p.out.element_count / per_quad;
     const uint64_t windows_words = d.window_bytes * SCATTER_WINDOWS / 4;
     const bool data_ok = none || p.in_place || a.data_typed;

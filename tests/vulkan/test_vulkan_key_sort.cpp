@@ -366,6 +366,12 @@ TEST_F(KeySort, KeysPastTheLoopLimitFoldInChunks) {
     check(mean, "f64 mean exclude_self in place, 30000 tuples into 4 rows");
     check(rows_case(rng, SCATTER_DTYPE_F16, SCATTER_REDUCTION_MEAN, {7, 5}, 1, {3, 9000}, Pattern::OneRow),
           "f16 mean, 27000 slices into one row, axis 1");
+    // Rows of one quad (APPLY_QUADS): each slice costs its elements' steps, so the chunks are
+    // smaller (loop_limited_items' `elements`).
+    check(rows_case(rng, SCATTER_DTYPE_C64, SCATTER_REDUCTION_ADD, {4, 2}, 0, {20000}, Pattern::OneRow),
+          "c64 add, 20000 slices of one quad into one row");
+    check(rows_case(rng, SCATTER_DTYPE_F32, SCATTER_REDUCTION_MUL, {5, 8}, 0, {30000}, Pattern::FourHotRows),
+          "f32 mul, 30000 slices of two quads into 4 rows");
     // f32 division: the longest fold per update (exact, in integer arithmetic on llvmpipe).
     check(elements_case(rng, SCATTER_DTYPE_F32, SCATTER_REDUCTION_DIV, {40000}, {20000}, 0, Pattern::OneRow),
           "f32 div, 20000 elements into one target");
