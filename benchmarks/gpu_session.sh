@@ -64,6 +64,17 @@ bench_each() {  # HIDDEN WORKLOADS(comma or space separated) EXTRA_ARGS...
   done
 }
 
+# probe and check: results gathered in a temporary folder (only a summary and a tarball come
+# back), the summary $OUT/NAME.txt begun, the devices and every workload with every path on (A).
+collect_a() {  # NAME
+  final=$out
+  out=$(mktemp -d)
+  summary=$final/$1.txt
+  : > "$summary"
+  scatter devices > "$out/devices.txt" 2>&1
+  bench_each "" "$all_workloads" --repeat 7 --json > "$out/vk.jsonl" 2> "$out/a.err"
+}
+
 start_all=$(date +%s)
 budget=${2:-420}
 in_time() { (( $(date +%s) - start_all < budget )); }
@@ -186,12 +197,7 @@ case "$mode" in
     # while SECONDS (default 400) have not passed.
     hide=${2:-reduction_constants}
     budget=${3:-400}
-    final=$out
-    out=$(mktemp -d)
-    summary=$final/probe.txt
-    : > "$summary"
-    scatter devices > "$out/devices.txt" 2>&1
-    bench_each "" "$all_workloads" --repeat 7 --json > "$out/vk.jsonl" 2> "$out/a.err"
+    collect_a probe
     echo "A: $(( $(date +%s) - start_all ))s" >> "$summary"
     bench_each "$hide" "$all_workloads" --repeat 7 --json > "$out/vk_no_$hide.jsonl" 2> "$out/b.err"
     echo "B: $(( $(date +%s) - start_all ))s" >> "$summary"
@@ -220,12 +226,7 @@ case "$mode" in
     # A's --profile with the pipelines' statistics; the differential random cases and
     # KeySort.Quads* on the GPU. Each step after PyTorch only while SECONDS (default 400) remain.
     budget=${2:-400}
-    final=$out
-    out=$(mktemp -d)
-    summary=$final/check.txt
-    : > "$summary"
-    scatter devices > "$out/devices.txt" 2>&1
-    bench_each "" "$all_workloads" --repeat 7 --json > "$out/vk.jsonl" 2> "$out/a.err"
+    collect_a check
     SCATTER_VULKAN_TEST_MAX_GROUPS=1048576 bench_each "" "$all_workloads" --repeat 7 --json > "$out/vk_no_grid_cap.jsonl" 2> "$out/b.err"
     bench_each atomic_path "W8 W14" --repeat 7 --json > "$out/vk_no_atomic_path.jsonl" 2>> "$out/b.err"
     bench_each key_sort "W4 W5 W6 W12 W13" --repeat 7 --json > "$out/vk_no_key_sort.jsonl" 2>> "$out/b.err"
