@@ -45,9 +45,9 @@ uint32_t shader_loop_limit(const scatter_device_info& info) {
 
 uint32_t loop_budget(uint32_t loop_limit) { return loop_limit - loop_limit / 8; }
 
-uint32_t loop_limited_items(const OpPlan& plan, uint32_t loop_limit, bool sorted, uint32_t elements) {
+uint32_t loop_limited_items(const OpPlan& plan, uint32_t loop_limit, bool sorted) {
     const uint32_t budget = loop_budget(loop_limit);
-    uint32_t items = budget / (iterations_per_item(plan) * (elements < 1 ? 1 : elements));
+    uint32_t items = budget / iterations_per_item(plan);
     if (sorted)
         while (items > 1 && sort_iterations(items) > budget) items -= items / 16 + 1;
     return items < 1 ? 1 : items;

@@ -18,9 +18,9 @@ uint32_t shader_loop_limit(const scatter_device_info& info);
 
 // The most updates one key (target-parallel: sorted, then folded) or one column (owner path:
 // folded in order) may take within `loop_limit` iterations, from a cost model the tests
-// check at every dtype, reduction and rank (LoopLimit.* in tests/vulkan). An invocation that
-// folds `elements` elements of each update (APPLY_QUADS: 4 or 2) runs a loop of steps per update.
-uint32_t loop_limited_items(const OpPlan& plan, uint32_t loop_limit, bool sorted, uint32_t elements = 1);
+// check at every dtype, reduction and rank (LoopLimit.* in tests/vulkan; APPLY_QUADS' rows of
+// one quad too, in KeySort.KeysPastTheLoopLimitFoldInChunks).
+uint32_t loop_limited_items(const OpPlan& plan, uint32_t loop_limit, bool sorted);
 
 // Loop iterations one invocation of the slab path (scatter.comp SLAB) may spend on a fiber of
 // `length` targets reached by `items` updates: every update of a chunk of 64 may fall to one lane.

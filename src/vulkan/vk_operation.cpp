@@ -652,9 +652,8 @@ Status RecordedOperation::check_loop_limit() {
     if (path == VulkanPath::Target) {  // `none` takes one winner per key, no loop; reductions sort and fold
         const TargetLayout& t = path_.target;
         if (p.reduction != SCATTER_REDUCTION_NONE)
-            hits_limit_ = t.key_sort && t.chunk_items != 0
-                               ? t.chunk_items * t.chunks
-                               : loop_limited_items(p, device_.loop_limit, true, t.quads ? 16 / p.out.element_size : 1);
+            hits_limit_ = t.key_sort && t.chunk_items != 0 ? t.chunk_items * t.chunks
+                                                           : loop_limited_items(p, device_.loop_limit, true);
         return Status();
     }
     // Owner-computes: each column folds the whole axis (elements) or every slice (rows/nd).

@@ -251,8 +251,7 @@ PathChoice choose_path(const OpPlan& p, const PathDevice& d, const PathAlignment
         t.segments = segments;
     } else if (sorted) {
         t.key_sort = true;
-        const uint32_t elements = quads && !segments ? uint32_t(per_quad) : 1;
-        const uint32_t per_pass = d.loop_limit != 0 ? loop_limited_items(p, d.loop_limit, true, elements) : 0;
+        const uint32_t per_pass = d.loop_limit != 0 ? loop_limited_items(p, d.loop_limit, true) : 0;
         if (per_pass != 0) {  // APPLY_TARGETS in chunks a loop-limited invocation can fold
             t.chunk_items = per_pass;
             const int64_t needed = (t.items + per_pass - 1) / per_pass;

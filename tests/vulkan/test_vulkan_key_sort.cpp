@@ -366,8 +366,8 @@ TEST_F(KeySort, KeysPastTheLoopLimitFoldInChunks) {
     check(mean, "f64 mean exclude_self in place, 30000 tuples into 4 rows");
     check(rows_case(rng, SCATTER_DTYPE_F16, SCATTER_REDUCTION_MEAN, {7, 5}, 1, {3, 9000}, Pattern::OneRow),
           "f16 mean, 27000 slices into one row, axis 1");
-    // Rows of one quad (APPLY_QUADS): each slice costs its elements' steps, so the chunks are
-    // smaller (loop_limited_items' `elements`).
+    // Rows of one and two quads (APPLY_QUADS): a slice costs its 2 or 4 elements' steps in a loop
+    // there, within the same chunks (loop_limited_items' cost per update has the room).
     check(rows_case(rng, SCATTER_DTYPE_C64, SCATTER_REDUCTION_ADD, {4, 2}, 0, {20000}, Pattern::OneRow),
           "c64 add, 20000 slices of one quad into one row");
     check(rows_case(rng, SCATTER_DTYPE_F32, SCATTER_REDUCTION_MUL, {5, 8}, 0, {30000}, Pattern::FourHotRows),
