@@ -375,6 +375,7 @@ void slab_atomic_fold(int g) {
 #endif
 
 void atomic_at(uint id) {
+    if (id >= pc.count) return;
     int out_offset, update_offset, key;
     if (!locate(int(id), out_offset, update_offset, key)) return;
     uint to = tensor_byte(T_OUT, out_offset);
@@ -422,8 +423,7 @@ void main() {
     }
 #endif
     if (operation_failed()) return;
-    for (uint tile = workgroup_index(); tile < tile_count(); tile += workgroup_count()) {
-        const uint id = tile_id(tile);
-        if (id < pc.count) atomic_at(id);
-    }
+    uint i = 0u;
+    do atomic_at(tile_id(i));
+    while (LOOPING_TILES && ++i < workgroup_tiles());
 }

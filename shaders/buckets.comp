@@ -251,6 +251,7 @@ void main() {
         allocate_ranges(invocation_index());
         return;
     }
-    for (uint tile = workgroup_index(); tile < tile_count(); tile += workgroup_count())
-        bucket_pass_at(tile_id(tile));
+    uint i = 0u;
+    do bucket_pass_at(tile_id(i));
+    while (LOOPING_TILES && ++i < workgroup_tiles());
 }

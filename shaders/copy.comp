@@ -4,7 +4,9 @@
 #extension GL_GOOGLE_include_directive : require
 #include "common.glsl"
 
-void copy_at(int position) {
+void copy_at(uint id) {
+    if (id >= pc.count) return;
+    int position = int(id);
     uint size = uint(tensor_element_size(T_OUT));
     uint from = tensor_byte(T_DATA, offset_of_flat(T_DATA, position));
     uint to = tensor_byte(T_OUT, offset_of_flat(T_OUT, position));
@@ -14,8 +16,7 @@ void copy_at(int position) {
 
 void main() {
     if (operation_failed()) return;
-    for (uint tile = workgroup_index(); tile < tile_count(); tile += workgroup_count()) {
-        const uint id = tile_id(tile);
-        if (id < pc.count) copy_at(int(id));
-    }
+    uint i = 0u;
+    do copy_at(tile_id(i));
+    while (LOOPING_TILES && ++i < workgroup_tiles());
 }

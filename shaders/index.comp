@@ -82,12 +82,15 @@ void check_divisor(int position) {
     if (applied) atomicMin(status_words[S_BAD_DIVISOR], uint(position));
 }
 
+void index_pass_at(uint id) {
+    if (id >= pc.count) return;
+    if (pc.mode == SCATTER_MODE_VALIDATE_ELEMENTS) validate_elements(int(id));
+    else if (pc.mode == SCATTER_MODE_RESOLVE_SLICES) resolve_slice(int(id));
+    else check_divisor(int(id));
+}
+
 void main() {
-    for (uint tile = workgroup_index(); tile < tile_count(); tile += workgroup_count()) {
-        const uint id = tile_id(tile);
-        if (id >= pc.count) continue;
-        if (pc.mode == SCATTER_MODE_VALIDATE_ELEMENTS) validate_elements(int(id));
-        else if (pc.mode == SCATTER_MODE_RESOLVE_SLICES) resolve_slice(int(id));
-        else check_divisor(int(id));
-    }
+    uint i = 0u;
+    do index_pass_at(tile_id(i));
+    while (LOOPING_TILES && ++i < workgroup_tiles());
 }

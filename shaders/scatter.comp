@@ -626,6 +626,7 @@ void slab_fold(int g) {
 
 // One id of the passes that loop over tiles (every mode but SLAB and SMALL_NONE).
 void scatter_pass_at(uint id) {
+    if (id >= pc.count) return;
 #if SCATTER_DTYPE != SCATTER_DT_RAW
     if (pc.mode == SCATTER_MODE_FINISH_MEAN) {
         finish_mean(int(id));
@@ -681,8 +682,7 @@ void main() {
         return;
     }
     if (operation_failed()) return;
-    for (uint tile = workgroup_index(); tile < tile_count(); tile += workgroup_count()) {
-        const uint id = tile_id(tile);
-        if (id < pc.count) scatter_pass_at(id);
-    }
+    uint i = 0u;
+    do scatter_pass_at(tile_id(i));
+    while (LOOPING_TILES && ++i < workgroup_tiles());
 }

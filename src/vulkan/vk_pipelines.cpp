@@ -121,15 +121,20 @@ Status PipelineSet::get(const PipelineKey& key, VkPipeline* out) {
         VkBool32 one_window;
         VkBool32 opaque_param_offsets;
         int32_t reduction;
+        VkBool32 looping_tiles;
         uint32_t slab_words;
-    } values = {key.one_window ? VK_TRUE : VK_FALSE, llvmpipe ? VK_TRUE : VK_FALSE, key.reduction, key.slab_words};
-    // (Constant 3 exists in the modules that include common.glsl; the others ignore the entry.)
-    const VkSpecializationMapEntry entries[4] = {
+    } values = {key.one_window ? VK_TRUE : VK_FALSE, llvmpipe ? VK_TRUE : VK_FALSE, key.reduction,
+                device_.looping_groups != 0 ? VK_TRUE : VK_FALSE, key.slab_words};
+    // (Constants 3 and 4 exist in the modules that include common.glsl; the others ignore them.)
+    // Constant 4 (common.glsl LOOPING_TILES): the passes loop over tiles where the host caps
+    // their grid; uncapped (a driver with a loop limit), each workgroup runs its one tile.
+    const VkSpecializationMapEntry entries[5] = {
         {0, offsetof(decltype(values), one_window), sizeof(VkBool32)},
         {2, offsetof(decltype(values), opaque_param_offsets), sizeof(VkBool32)},
         {3, offsetof(decltype(values), reduction), sizeof(int32_t)},
+        {4, offsetof(decltype(values), looping_tiles), sizeof(VkBool32)},
         {1, offsetof(decltype(values), slab_words), sizeof(uint32_t)}};
-    VkSpecializationInfo specialization{key.slab_words != 0 ? 4u : 3u, entries, sizeof values, &values};
+    VkSpecializationInfo specialization{key.slab_words != 0 ? 5u : 4u, entries, sizeof values, &values};
     info.stage.pSpecializationInfo = &specialization;
     info.layout = layout_;
     if (device_.pipeline_stats) info.flags |= VK_PIPELINE_CREATE_CAPTURE_STATISTICS_BIT_KHR;
