@@ -304,6 +304,16 @@ Status RecordedOperation::write_descriptors() {
     return Status();
 }
 
+void RecordedOperation::bind(VkCommandBuffer cmd, VkPipeline pipeline) {
+    // Every pipeline of the set shares its layout, so the set stays bound across them.
+    if (!set_bound_)
+        device_.vk.vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, pipelines_.layout(), 0, 1,
+                                           &descriptors_.set, 0, nullptr);
+    set_bound_ = true;
+    if (pipeline != bound_pipeline_) device_.vk.vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, pipeline);
+    bound_pipeline_ = pipeline;
+}
+
 void RecordedOperation::dispatch(VkCommandBuffer cmd, VkPipeline pipeline, uint32_t mode, int64_t count,
                                  const char* name, bool whole_grid) {
     if (count <= 0) return;
@@ -311,8 +321,7 @@ void RecordedOperation::dispatch(VkCommandBuffer cmd, VkPipeline pipeline, uint3
         unfetched_pass_ = name;
         return;
     }
-    device_.vk.vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, pipeline);
-    device_.vk.vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, pipelines_.layout(), 0, 1, &descriptors_.set, 0, nullptr);
+    bind(cmd, pipeline);
     PushConstants push{mode, uint32_t(count)};
     device_.vk.vkCmdPushConstants(cmd, pipelines_.layout(), VK_SHADER_STAGE_COMPUTE_BIT, 0, sizeof push, &push);
     const Grid grid = grid_of(count, whole_grid ? 0 : device_.looping_groups);
@@ -363,7 +372,7 @@ void RecordedOperation::dispatch_chunks(VkCommandBuffer cmd, VkPipeline buckets,
     args_written.dstAccessMask = VK_ACCESS_INDIRECT_COMMAND_READ_BIT;
     vk.vkCmdPipelineBarrier(cmd, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_PIPELINE_STAGE_DRAW_INDIRECT_BIT, 0, 1,
                             &args_written, 0, nullptr, 0, nullptr);
-    vk.vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, scatter);
+    bind(cmd, scatter);
     auto folded = vk_struct<VkMemoryBarrier>(VK_STRUCTURE_TYPE_MEMORY_BARRIER);
     folded.srcAccessMask = VK_ACCESS_SHADER_WRITE_BIT;
     folded.dstAccessMask = VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT;
@@ -379,6 +388,8 @@ void RecordedOperation::dispatch_chunks(VkCommandBuffer cmd, VkPipeline buckets,
 
 Status RecordedOperation::record(const OpPlan& plan, VkCommandBuffer cmd, bool allow_host_out, PassTimer* timer) {
     unfetched_pass_ = nullptr;
+    bound_pipeline_ = VK_NULL_HANDLE;
+    set_bound_ = false;
     plan_ = plan;
     timer_ = timer;
     const OpPlan& p = plan_;
@@ -678,6 +689,7 @@ Status RecordedOperation::record_target_passes(VkCommandBuffer cmd, VkPipeline b
         binding.window_bytes = device_.window_bytes;
         binding.one_window = device_.algorithms.one_window && scratch_bytes_ <= device_.window_bytes;
         SCATTER_RETURN_IF_ERROR(record_radix_sort(device_, pipelines_, cmd, t.sort, binding, true, uint32_t(t.total)));
+        bound_pipeline_ = VK_NULL_HANDLE;  // the sort's pipelines (the same set, bound again)
         if (timer_ != nullptr) timer_->mark(cmd, "key_sort", uint64_t(t.items));
         dispatch(cmd, buckets, SCATTER_MODE_KEY_RANGES, t.items, "key_ranges");
         dispatch(cmd, scatter, apply_mode(), t.apply_invocations, apply_pass_name(), fold_whole_grid());

@@ -130,6 +130,11 @@ private:
     bool mirrored() const { return mirror_.allocation.buffer != VK_NULL_HANDLE; }
     PathChoice path_;          // the algorithm and its scratch layout (vk_path.h)
     const char* unfetched_pass_ = nullptr;  // a pass dispatched without its pipeline (a bug)
+    // What record() has bound in the command buffer so far: a pass reuses them instead of
+    // binding again (fewer commands to record; the radix sort binds its own pipelines).
+    VkPipeline bound_pipeline_ = VK_NULL_HANDLE;
+    bool set_bound_ = false;
+    void bind(VkCommandBuffer cmd, VkPipeline pipeline);
     uint32_t hits_limit_ = 0;  // P_HITS_LIMIT: the most updates per key, 0 = unchecked
     TransientCache::DescriptorSlot descriptors_;
     OpPlan plan_;
