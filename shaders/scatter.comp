@@ -365,23 +365,24 @@ void apply_target(int t, uint chunk) {
     // The key sort skipped for items already in order: the list is the identity.
     int order_word = param(P_KEY_ORDER_WORD);
     bool identity_list = order_word >= 0 && scratch_word(uint(order_word)) == 0u;
-    uint k = begin;
-    for (; k + 4u <= end; k += 4u) {  // four items' loads in flight (a long fold is latency-bound)
-        // Four named values, not arrays: an array indexed in a loop lands in local memory.
-        const int i0 = list_item(identity_list, start, first, k), i1 = list_item(identity_list, start, first, k + 1u);
-        const int i2 = list_item(identity_list, start, first, k + 2u), i3 = list_item(identity_list, start, first, k + 3u);
+    for (uint k = begin; k < end; k += 4u) {
+        // Four items' loads in flight (a long fold is latency-bound); a batch short of four loads
+        // its last item again in their place and steps only its own. Four named values, not
+        // arrays: an array indexed in a loop lands in local memory.
+        const uint n = min(4u, end - k), last = k + n - 1u;
+        const int i0 = list_item(identity_list, start, first, k), i1 = list_item(identity_list, start, first, min(k + 1u, last));
+        const int i2 = list_item(identity_list, start, first, min(k + 2u, last));
+        const int i3 = list_item(identity_list, start, first, last);
         const uvec4 u0 = load_update_element(tensor_byte(T_UPDATES, item_update_offset(i0, update_base)));
         const uvec4 u1 = load_update_element(tensor_byte(T_UPDATES, item_update_offset(i1, update_base)));
         const uvec4 u2 = load_update_element(tensor_byte(T_UPDATES, item_update_offset(i2, update_base)));
         const uvec4 u3 = load_update_element(tensor_byte(T_UPDATES, item_update_offset(i3, update_base)));
-        // One step in a loop, not four inlined: a step of a reduction chosen at run time is
-        // every reduction's arithmetic, and four copies grew the pipelines (their compile time).
-        [[dont_unroll]] for (uint j = 0u; j < 4u; ++j)
+        // One step in a loop, the only one in the fold: a step of a reduction chosen at run
+        // time is every reduction's arithmetic, and each copy grows the pipeline (lavapipe's
+        // compiles: a separate loop for the batch's tail took 1.5x as long).
+        [[dont_unroll]] for (uint j = 0u; j < n; ++j)
             value = step_raw(reduction, value, j == 0u ? u0 : j == 1u ? u1 : j == 2u ? u2 : u3);
     }
-    for (; k < end; ++k)
-        value = step_raw(reduction, value,
-                         load_update_element(tensor_byte(T_UPDATES, item_update_offset(list_item(identity_list, start, first, k), update_base))));
     if (reduction == SCATTER_REDUCTION_MEAN && end == hits) value = mean_raw(value, hits + (exclude ? 0u : 1u));
     store_out_element(to, value);
 }
@@ -479,16 +480,16 @@ void apply_quad(int q, uint chunk) {
     const uint first = uint(param(P_LIST_BASE)) + start;
     const int order_word = param(P_KEY_ORDER_WORD);
     const bool identity_list = order_word >= 0 && scratch_word(uint(order_word)) == 0u;
-    uint k = begin;
-    for (; k + 4u <= end; k += 4u) {  // four items' loads in flight, then their steps in order
-        const int i0 = list_item(identity_list, start, first, k), i1 = list_item(identity_list, start, first, k + 1u);
-        const int i2 = list_item(identity_list, start, first, k + 2u), i3 = list_item(identity_list, start, first, k + 3u);
+    for (uint k = begin; k < end; k += 4u) {  // as in apply_target: up to four items' loads in flight
+        const uint n = min(4u, end - k), last = k + n - 1u;
+        const int i0 = list_item(identity_list, start, first, k), i1 = list_item(identity_list, start, first, min(k + 1u, last));
+        const int i2 = list_item(identity_list, start, first, min(k + 2u, last));
+        const int i3 = list_item(identity_list, start, first, last);
         const uvec4 u0 = update_quad(quad_update_word(i0, update_base)), u1 = update_quad(quad_update_word(i1, update_base));
         const uvec4 u2 = update_quad(quad_update_word(i2, update_base)), u3 = update_quad(quad_update_word(i3, update_base));
-        [[dont_unroll]] for (uint j = 0u; j < 4u; ++j)
+        [[dont_unroll]] for (uint j = 0u; j < n; ++j)
             value = quad_step(reduction, value, j == 0u ? u0 : j == 1u ? u1 : j == 2u ? u2 : u3);
     }
-    for (; k < end; ++k) value = quad_step(reduction, value, update_quad(quad_update_word(list_item(identity_list, start, first, k), update_base)));
     if (reduction == SCATTER_REDUCTION_MEAN && end == hits) value = quad_mean(value, hits + (exclude ? 0u : 1u));
     out_store_quad(to, value);
 }
