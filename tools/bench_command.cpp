@@ -24,9 +24,17 @@ struct Timing {
     double median_ms = 0, min_ms = 0;  // per call
 };
 
-// Runs `call` once to warm up (page faults, caches), then `repeat` timed samples.
+// Calls before the timed samples for at least this long: the first compile pipelines and fault
+// pages in, and a GPU idling at a low clock takes a few hundred ms of work to reach its own (on
+// an H100 at 345 MHz idle, W2's first process timed 15.1 ms a call and its device copy
+// 378 GB/s, the next processes 4.1 ms and 730 GB/s, with one call of warm-up).
+constexpr std::chrono::milliseconds kWarmUp(300);
+
+// Warms up (kWarmUp, at least one call), then times `repeat` samples.
 Timing time_calls(int repeat, int calls_per_sample, const std::function<void()>& call) {
-    call();
+    const auto warm_until = std::chrono::steady_clock::now() + kWarmUp;
+    do call();
+    while (std::chrono::steady_clock::now() < warm_until);
     std::vector<double> samples;
     for (int r = 0; r < repeat; ++r) {
         const auto start = std::chrono::steady_clock::now();
