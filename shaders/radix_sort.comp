@@ -7,7 +7,9 @@
 //   SCAN_DOWNSWEEP   a workgroup per scan block scans its entries from its sum's prefix: the
 //                    histograms, digit-major, become each (digit, tile)'s first place;
 //   SCATTER          a workgroup per tile ranks its keys round by round (one key per invocation
-//                    per round, in input order) and writes each key and payload to its place.
+//                    per round, in input order) and writes each key and payload to its place;
+//                    with ORDERED_WRITES (GPUs) it orders the tile by digit in shared memory
+//                    first and writes in that order, a digit's keys side by side.
 // No workgroup waits for another (no look-back), so nothing depends on forward progress
 // between workgroups, and no subgroup operation is used, so any subgroup size works.
 // Every loop is bounded by the tile and block constants, never by the key count: llvmpipe ends
@@ -159,15 +161,67 @@ void histogram(uint tile, uint pass) {
 // Per digit, a bit per invocation: which invocations hold a key of that digit in this round.
 #define MASK_WORDS (RADIX_SORT_WORKGROUP_SIZE / 32)
 shared uint round_masks[RADIX_SORT_RADIX * MASK_WORDS];
+// SCATTER: per digit, its first place in the output less its first place in the tile's order.
+shared uint digit_shift[RADIX_SORT_RADIX];
+// SCATTER: the tile in digit order, stably: place p holds the position of its key in the tile in
+// bits 16 (p % 2) and up of word p / 2 (4 KiB, not 8: the module's shared memory stays 11 KiB,
+// 16 workgroups of 128 an SM as before; a staged SCATTER at 23 KiB lost on the H200 by
+// leaving 9: docs/vulkan.md, "Radix sort").
+shared uint tile_order[RADIX_SORT_TILE / 2];
+#define DIGITS_PER_LANE ((RADIX_SORT_RADIX + RADIX_SORT_WORKGROUP_SIZE - 1) / RADIX_SORT_WORKGROUP_SIZE)
+
+// Specialization constant 5: the tile's keys are ordered by digit in shared memory first, then
+// written out in that order, so a digit's keys of one tile land side by side and consecutive
+// invocations write consecutive words. Without it each key goes straight to its place, one
+// round of a key per invocation at a time: to 256 places at random, a sector written for each
+// key (W2's sort 2.7 ms on an H100 against 1.3 for W10, whose keys repeat a few digits a tile).
+// Off on a CPU device (lavapipe): its caches merge those writes, and the ordering costs it ~20 %.
+layout(constant_id = 5) const bool ORDERED_WRITES = true;
+#if RADIX_SORT_TILE > 65536
+#error "tile_order holds 16-bit positions"
+#endif
 
 void scatter_tile(uint tile, uint pass) {
     uint lane = gl_LocalInvocationID.x;
-    uint tiles = header(RADIX_SORT_H_TILES), histograms = header(RADIX_SORT_H_HISTOGRAMS);
-    for (uint d = lane; d < RADIX_SORT_RADIX; d += RADIX_SORT_WORKGROUP_SIZE)
-        digit_counts[d] = load(histograms + d * tiles + tile);
-    for (uint m = lane; m < RADIX_SORT_RADIX * MASK_WORDS; m += RADIX_SORT_WORKGROUP_SIZE) round_masks[m] = 0u;
-    barrier();
     uint count = header(RADIX_SORT_H_COUNT);
+    uint tiles = header(RADIX_SORT_H_TILES), histograms = header(RADIX_SORT_H_HISTOGRAMS);
+    uint tile_start = tile * RADIX_SORT_TILE;
+    uint tile_keys = min(count - tile_start, uint(RADIX_SORT_TILE));
+    if (ORDERED_WRITES) {
+        // The scanned histograms hold each (digit, tile)'s first place, digit-major: the next
+        // entry (the key count after the last) ends it, so their difference is the tile's count.
+        uint entries = tiles * uint(RADIX_SORT_RADIX);
+        uint firsts[DIGITS_PER_LANE], counts[DIGITS_PER_LANE];
+        uint lane_keys = 0u;
+        for (uint i = 0u; i < DIGITS_PER_LANE; ++i) {
+            uint d = lane * DIGITS_PER_LANE + i;
+            firsts[i] = 0u;
+            counts[i] = 0u;
+            if (d < uint(RADIX_SORT_RADIX)) {
+                uint e = d * tiles + tile;
+                firsts[i] = load(histograms + e);
+                counts[i] = (e + 1u < entries ? load(histograms + e + 1u) : count) - firsts[i];
+            }
+            lane_keys += counts[i];
+        }
+        uint total;
+        uint local = workgroup_exclusive_scan(lane_keys, total);
+        for (uint i = 0u; i < DIGITS_PER_LANE; ++i) {
+            uint d = lane * DIGITS_PER_LANE + i;
+            if (d < uint(RADIX_SORT_RADIX)) {
+                digit_counts[d] = local;  // the next place in the tile's order of a key of digit d
+                digit_shift[d] = firsts[i] - local;
+            }
+            local += counts[i];
+        }
+    } else {
+        for (uint d = lane; d < RADIX_SORT_RADIX; d += RADIX_SORT_WORKGROUP_SIZE)
+            digit_counts[d] = load(histograms + d * tiles + tile);  // the next place of digit d
+    }
+    for (uint m = lane; m < RADIX_SORT_RADIX * MASK_WORDS; m += RADIX_SORT_WORKGROUP_SIZE) round_masks[m] = 0u;
+    if (ORDERED_WRITES)
+        for (uint m = lane; m < RADIX_SORT_TILE / 2; m += RADIX_SORT_WORKGROUP_SIZE) tile_order[m] = 0u;
+    barrier();
     uint source = pass & 1u;
     uint keys_in = header(RADIX_SORT_H_KEYS + source), keys_out = header(RADIX_SORT_H_KEYS + (source ^ 1u));
     uint payloads_in = header(RADIX_SORT_H_PAYLOADS + source);
@@ -175,14 +229,13 @@ void scatter_tile(uint tile, uint pass) {
     bool implicit_payload = pass == 0u && header(RADIX_SORT_H_IMPLICIT_PAYLOAD) != 0u;
     uint word = lane / 32u, bit = 1u << (lane % 32u);
     for (uint r = 0u; r < RADIX_SORT_ROUNDS; ++r) {
-        uint round_start = tile * RADIX_SORT_TILE + r * RADIX_SORT_WORKGROUP_SIZE;
+        uint round_start = tile_start + r * RADIX_SORT_WORKGROUP_SIZE;
         if (round_start >= count) break;  // uniform over the workgroup
         uint item = round_start + lane;
         bool live = item < count;
-        uint key = 0u, payload = 0u, digit = 0u;
+        uint key = 0u, digit = 0u;
         if (live) {
             key = load(keys_in + item);
-            payload = implicit_payload ? item : load(payloads_in + item);
             digit = digit_of(key, pass);
             atomicOr(round_masks[digit * MASK_WORDS + word], bit);
         }
@@ -198,8 +251,12 @@ void scatter_tile(uint tile, uint pass) {
             last = (mine & ~(bit | (bit - 1u))) == 0u;
             for (uint w = word + 1u; w < MASK_WORDS; ++w) last = last && round_masks[masks + w] == 0u;
             uint place = digit_counts[digit] + rank;
-            store(keys_out + place, key);
-            store(payloads_out + place, payload);
+            if (ORDERED_WRITES) {
+                atomicOr(tile_order[place / 2u], (item - tile_start) << (16u * (place & 1u)));
+            } else {
+                store(keys_out + place, key);
+                store(payloads_out + place, implicit_payload ? item : load(payloads_in + item));
+            }
         }
         barrier();
         // The last key of each digit moves the digit on and clears its masks for the next round.
@@ -208,6 +265,15 @@ void scatter_tile(uint tile, uint pass) {
             for (uint w = 0u; w < MASK_WORDS; ++w) round_masks[digit * MASK_WORDS + w] = 0u;
         }
         barrier();
+    }
+    if (!ORDERED_WRITES) return;
+    // Out in the tile's digit order. The keys are read again (the tile's, just read: cached).
+    for (uint place = lane; place < tile_keys; place += RADIX_SORT_WORKGROUP_SIZE) {
+        uint item = tile_start + ((tile_order[place / 2u] >> (16u * (place & 1u))) & 0xffffu);
+        uint key = load(keys_in + item);
+        uint to = digit_shift[digit_of(key, pass)] + place;
+        store(keys_out + to, key);
+        store(payloads_out + to, implicit_payload ? item : load(payloads_in + item));
     }
 }
 

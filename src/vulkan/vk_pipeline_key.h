@@ -23,6 +23,7 @@ struct PipelineKey {
     bool subgroups = false;         // Buckets: ALLOCATE's scan in subgroup operations (`_sg`)
     bool native_float_add = false;  // Atomic, f32: the device's float atomicAdd (`_fa`)
     bool four_bit_digits = false;   // RadixSort: 4-bit digits (`_d4`)
+    bool ordered_writes = false;    // RadixSort: specialization constant 5 (radix_sort.comp)
     bool slab = false;              // Atomic: the slab path's order-free folds (`_slab`)
     bool addresses = false;         // all but RadixSort: tensors by buffer device address (`_ad`)
     // Specialization constants: 0, every binding within its first window; 1, the slab path's

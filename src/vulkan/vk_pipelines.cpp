@@ -122,19 +122,23 @@ Status PipelineSet::get(const PipelineKey& key, VkPipeline* out) {
         VkBool32 opaque_param_offsets;
         int32_t reduction;
         VkBool32 looping_tiles;
+        VkBool32 ordered_writes;
         uint32_t slab_words;
     } values = {key.one_window ? VK_TRUE : VK_FALSE, llvmpipe ? VK_TRUE : VK_FALSE, key.reduction,
-                device_.looping_groups != 0 ? VK_TRUE : VK_FALSE, key.slab_words};
-    // (Constants 3 and 4 exist in the modules that include common.glsl; the others ignore them.)
+                device_.looping_groups != 0 ? VK_TRUE : VK_FALSE, key.ordered_writes ? VK_TRUE : VK_FALSE,
+                key.slab_words};
+    // (Constants 3 and 4 exist in the modules that include common.glsl, 5 in radix_sort.comp;
+    // the others ignore them.)
     // Constant 4 (common.glsl LOOPING_TILES): the passes loop over tiles where the host caps
     // their grid; uncapped (a driver with a loop limit), each workgroup runs its one tile.
-    const VkSpecializationMapEntry entries[5] = {
+    const VkSpecializationMapEntry entries[6] = {
         {0, offsetof(decltype(values), one_window), sizeof(VkBool32)},
         {2, offsetof(decltype(values), opaque_param_offsets), sizeof(VkBool32)},
         {3, offsetof(decltype(values), reduction), sizeof(int32_t)},
         {4, offsetof(decltype(values), looping_tiles), sizeof(VkBool32)},
+        {5, offsetof(decltype(values), ordered_writes), sizeof(VkBool32)},
         {1, offsetof(decltype(values), slab_words), sizeof(uint32_t)}};
-    VkSpecializationInfo specialization{key.slab_words != 0 ? 5u : 4u, entries, sizeof values, &values};
+    VkSpecializationInfo specialization{key.slab_words != 0 ? 6u : 5u, entries, sizeof values, &values};
     info.stage.pSpecializationInfo = &specialization;
     info.layout = layout_;
     if (device_.pipeline_stats) info.flags |= VK_PIPELINE_CREATE_CAPTURE_STATISTICS_BIT_KHR;

@@ -57,6 +57,7 @@ Status record_radix_sort(VulkanDevice& device, PipelineSet& pipelines, VkCommand
     PipelineKey key;
     key.shader = Shader::RadixSort;
     key.four_bit_digits = layout.digit_bits == 4;
+    key.ordered_writes = device.algorithms.ordered_sort_writes;
     key.one_window = binding.one_window;
     VkPipeline pipeline = VK_NULL_HANDLE;
     SCATTER_RETURN_IF_ERROR(pipelines.get(key, &pipeline));

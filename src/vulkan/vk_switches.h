@@ -5,15 +5,15 @@
 //   int64, float64, int64_atomics, shared_int64_atomics, storage8, storage16, float_atomics,
 //     subgroups, denorm_preserve, buffer_device_address hide those SCATTER_FEATURE_* bits;
 //   host_visible, target_path, slab_path, slab_atomics, key_sort, apply_segments, atomic_path,
-//     one_window, float_fast_path, reduction_constants turn off the algorithm of that name
-//     (AlgorithmSwitches below);
+//     one_window, float_fast_path, reduction_constants, ordered_sort_writes turn off the
+//     algorithm of that name (AlgorithmSwitches below);
 //   windows makes every call reach its tensors by buffer device address (the `_ad` modules), as
 //     calls whose tensors the binding windows cannot hold do, where the device has addresses;
 //   large_shared_memory limits shared memory to 16 KiB;
 //   large_allocations builds scatter buffers of chunks one window in size (128 MiB on lavapipe)
 //     instead of the largest the device allows;
 //   cpu_caches makes a CPU device (lavapipe) choose paths as a GPU, whose memory moves in sectors,
-//     and specialize pipelines per reduction as a GPU does;
+//     specialize pipelines per reduction and order the radix sort's writes as a GPU does;
 //   gpu_slab_limits lets the slab path take on a GPU every call it fits, not only those it
 //     measured faster at (vk_path.cpp);
 //   subnormals makes the float shaders act as on a device that flushes subnormals (and hides
@@ -45,6 +45,8 @@ struct AlgorithmSwitches {
     bool gpu_slab_limits = true;       // on a GPU, the slab path only where it measured faster
     bool reduction_constants = true;   // Scatter/Atomic pipelines specialized for the call's reduction
                                        // (never on a CPU device that keeps cpu_caches: vk_device.cpp)
+    bool ordered_sort_writes = true;   // radix sort: a tile's keys put in digit order in shared memory
+                                       // before they are written (radix_sort.comp; same exception)
 
     bool operator==(const AlgorithmSwitches& o) const {
         return host_visible_buffers == o.host_visible_buffers && target_path == o.target_path &&
@@ -53,7 +55,8 @@ struct AlgorithmSwitches {
                large_allocations == o.large_allocations &&
                atomic_path == o.atomic_path && one_window == o.one_window && windows == o.windows && keep_subnormals == o.keep_subnormals &&
                float_fast_path == o.float_fast_path && cpu_caches == o.cpu_caches &&
-               gpu_slab_limits == o.gpu_slab_limits && reduction_constants == o.reduction_constants;
+               gpu_slab_limits == o.gpu_slab_limits && reduction_constants == o.reduction_constants &&
+               ordered_sort_writes == o.ordered_sort_writes;
     }
 };
 
