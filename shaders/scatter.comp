@@ -625,36 +625,44 @@ void slab_fold(int g) {
 }
 #endif
 
+// Specialization constant 6: the one pass mode this pipeline runs, so that it holds only that
+// pass's code (-1: the push constant's mode, every pass in one pipeline). Every pass in one
+// pipeline made scatter_f32 a 220-274 KB binary on the NVIDIA driver, each taking it long to
+// compile, and each pass got the registers of the largest.
+layout(constant_id = 6) const int MODE_CONSTANT = -1;
+
+uint pass_mode() { return MODE_CONSTANT >= 0 ? uint(MODE_CONSTANT) : pc.mode & SCATTER_MODE_MASK; }
+
 // One id of the passes that loop over tiles (every mode but SLAB and SMALL_NONE).
 void scatter_pass_at(uint id) {
     if (id >= pc.count) return;
 #if SCATTER_DTYPE != SCATTER_DT_RAW
-    if (pc.mode == SCATTER_MODE_FINISH_MEAN) {
+    if (pass_mode() == SCATTER_MODE_FINISH_MEAN) {
         finish_mean(int(id));
         return;
     }
 #endif
 #if SCATTER_DTYPE == SCATTER_DT_RAW
-    if (pc.mode == SCATTER_MODE_GATHER_WINNER) {
+    if (pass_mode() == SCATTER_MODE_GATHER_WINNER) {
         gather_winner(int(id));
         return;
     }
-    if (pc.mode == SCATTER_MODE_GATHER_SEGMENTS) {
+    if (pass_mode() == SCATTER_MODE_GATHER_SEGMENTS) {
         gather_segment(int(id));
         return;
     }
 #else
-    if ((pc.mode & SCATTER_MODE_MASK) == SCATTER_MODE_APPLY_TARGETS) {
+    if (pass_mode() == SCATTER_MODE_APPLY_TARGETS) {
         apply_target(int(id), pc.mode >> SCATTER_MODE_BITS);
         return;
     }
 #if defined(SCATTER_QUADS)
-    if ((pc.mode & SCATTER_MODE_MASK) == SCATTER_MODE_APPLY_QUADS) {
+    if (pass_mode() == SCATTER_MODE_APPLY_QUADS) {
         apply_quad(int(id), pc.mode >> SCATTER_MODE_BITS);
         return;
     }
 #endif
-    if ((pc.mode & SCATTER_MODE_MASK) == SCATTER_MODE_APPLY_SEGMENTS) {
+    if (pass_mode() == SCATTER_MODE_APPLY_SEGMENTS) {
         apply_segment(int(id), pc.mode >> SCATTER_MODE_BITS);
         return;
     }
@@ -665,12 +673,12 @@ void scatter_pass_at(uint id) {
 
 void main() {
 #if SCATTER_DTYPE == SCATTER_DT_RAW
-    if (pc.mode == SCATTER_MODE_SMALL_NONE) {  // before the status check: it resets the status
+    if (pass_mode() == SCATTER_MODE_SMALL_NONE) {  // before the status check: it resets the status
         small_none();
         return;
     }
 #endif
-    if (pc.mode == SCATTER_MODE_SLAB) {
+    if (pass_mode() == SCATTER_MODE_SLAB) {
         // Whole workgroups (count is a multiple of the size), and the status is the earlier
         // passes': the early return is uniform in each workgroup, as its barriers need.
         uint id = invocation_index();

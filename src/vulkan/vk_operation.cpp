@@ -352,6 +352,17 @@ uint32_t RecordedOperation::apply_mode() const {
 // run on a GPU yet.
 bool RecordedOperation::fold_whole_grid() const { return plan_.reduction == SCATTER_REDUCTION_DIV; }
 
+uint32_t RecordedOperation::scatter_mode() const {
+    switch (path_.path) {
+        case VulkanPath::Small: return SCATTER_MODE_SMALL_NONE;
+        case VulkanPath::Slab: return SCATTER_MODE_SLAB;
+        case VulkanPath::Target:
+            if (plan_.reduction != SCATTER_REDUCTION_NONE) return apply_mode();
+            return path_.target.segments ? SCATTER_MODE_GATHER_SEGMENTS : SCATTER_MODE_GATHER_WINNER;
+        default: return SCATTER_MODE_APPLY;
+    }
+}
+
 const char* RecordedOperation::apply_pass_name() const {
     if (path_.target.quads) return "apply_quads";
     return path_.target.segments ? "apply_segments" : "apply_targets";
@@ -546,7 +557,7 @@ Status RecordedOperation::record(const OpPlan& plan, VkCommandBuffer cmd, bool a
         int64_t columns = p.op == OpKind::Elements ? p.indices.element_count / p.indices.shape[p.axis] : p.outer * p.inner;
         dispatch(cmd, scatter_pass, SCATTER_MODE_APPLY, columns, "apply_columns");
         if (p.reduction == SCATTER_REDUCTION_MEAN)
-            dispatch(cmd, scatter_pass, SCATTER_MODE_FINISH_MEAN, p.out.element_count, "finish_mean");
+            dispatch(cmd, passes.finish_mean, SCATTER_MODE_FINISH_MEAN, p.out.element_count, "finish_mean");
     }
 
     if (mirrored() && out_on_host_ && !p.out.empty()) {
@@ -640,7 +651,14 @@ Status RecordedOperation::choose_pipelines(Passes* out) const {
     // only that reduction's arithmetic. `none` runs the byte copy, which has no other.
     const int32_t reduction = !none && device_.algorithms.reduction_constants ? int32_t(p.reduction) : -1;
     scatter.reduction = reduction;
+    const bool mode_constants = device_.algorithms.mode_constants;
+    scatter.mode = mode_constants ? int32_t(scatter_mode()) : -1;
     if (uses_scatter) SCATTER_RETURN_IF_ERROR(pipelines_.get(scatter, &out->scatter));
+    if (path == VulkanPath::Owner && p.reduction == SCATTER_REDUCTION_MEAN && !p.no_updates()) {
+        PipelineKey finish = scatter;
+        finish.mode = mode_constants ? SCATTER_MODE_FINISH_MEAN : -1;
+        SCATTER_RETURN_IF_ERROR(pipelines_.get(finish, &out->finish_mean));
+    }
     if (atomic || path_.slab_atomics) {
         PipelineKey atomic_key = key(Shader::Atomic);
         atomic_key.dtype = t;

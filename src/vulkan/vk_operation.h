@@ -96,6 +96,9 @@ private:
     // The target path's fold: APPLY_TARGETS, APPLY_QUADS, or after the key sort APPLY_SEGMENTS
     // in place (vk_path.h); and its name in profiles.
     uint32_t apply_mode() const;
+    // The scatter module's pass on this path (SCATTER_MODE_*): its pipeline holds only that
+    // pass where mode_constants is on; FINISH_MEAN, the owner path's second, has its own.
+    uint32_t scatter_mode() const;
     const char* apply_pass_name() const;
     // Whether the fold pass takes its whole grid (no looping cap: vk_operation.cpp says why).
     bool fold_whole_grid() const;
@@ -117,6 +120,7 @@ private:
     struct Passes {
         VkPipeline index = VK_NULL_HANDLE, copy = VK_NULL_HANDLE, buckets = VK_NULL_HANDLE;
         VkPipeline scatter = VK_NULL_HANDLE, atomic = VK_NULL_HANDLE;
+        VkPipeline finish_mean = VK_NULL_HANDLE;  // the scatter module's FINISH_MEAN (owner path, mean)
         bool native_float_add = false;  // atomic: f32 atomicAdd, then CANONICALIZE
     };
     Status choose_pipelines(Passes* out) const;

@@ -9,7 +9,7 @@ namespace {
 
 auto fields(const PipelineKey& k) {
     return std::tie(k.shader, k.dtype, k.small_stores, k.denorm_preserve, k.subgroups, k.native_float_add,
-                    k.four_bit_digits, k.ordered_writes, k.slab, k.addresses, k.one_window, k.slab_words, k.reduction);
+                    k.four_bit_digits, k.ordered_writes, k.slab, k.addresses, k.one_window, k.slab_words, k.reduction, k.mode);
 }
 
 const char* dtype_suffix(scatter_dtype dtype) {

@@ -29,9 +29,12 @@ struct PipelineKey {
     // Specialization constants: 0, every binding within its first window; 1, the slab path's
     // shared table in words (0: the shader's default); 3 (Scatter, Atomic), the call's reduction,
     // so that the pipeline holds only its arithmetic (-1: read from the parameters, any reduction).
+    // 6 (Scatter), the one pass mode the pipeline runs (SCATTER_MODE_*; -1: any, read from the
+    // push constants).
     bool one_window = false;
     uint32_t slab_words = 0;
     int32_t reduction = -1;
+    int32_t mode = -1;
 };
 
 bool operator<(const PipelineKey& a, const PipelineKey& b);

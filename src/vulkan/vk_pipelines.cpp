@@ -37,7 +37,7 @@ void print_pipeline_statistics(const VulkanDevice& device, VkPipeline pipeline, 
         if (device.vk.vkGetPipelineExecutableStatisticsKHR(device.device, &executable, &count, stats.data()) < 0)
             continue;
         std::string line = "scatter pipeline " + name + " reduction=" + std::to_string(key.reduction) +
-                           " slab_words=" + std::to_string(key.slab_words) + ":";
+                           " slab_words=" + std::to_string(key.slab_words) + " mode=" + std::to_string(key.mode) + ":";
         for (uint32_t i = 0; i < count; ++i) {
             const VkPipelineExecutableStatisticKHR& st = stats[i];
             std::string value;
@@ -123,22 +123,24 @@ Status PipelineSet::get(const PipelineKey& key, VkPipeline* out) {
         int32_t reduction;
         VkBool32 looping_tiles;
         VkBool32 ordered_writes;
+        int32_t mode;
         uint32_t slab_words;
     } values = {key.one_window ? VK_TRUE : VK_FALSE, llvmpipe ? VK_TRUE : VK_FALSE, key.reduction,
                 device_.looping_groups != 0 ? VK_TRUE : VK_FALSE, key.ordered_writes ? VK_TRUE : VK_FALSE,
-                key.slab_words};
-    // (Constants 3 and 4 exist in the modules that include common.glsl, 5 in radix_sort.comp;
-    // the others ignore them.)
+                key.mode, key.slab_words};
+    // (Constants 3 and 4 exist in the modules that include common.glsl, 5 in radix_sort.comp,
+    // 6 in scatter.comp; the others ignore them.)
     // Constant 4 (common.glsl LOOPING_TILES): the passes loop over tiles where the host caps
     // their grid; uncapped (a driver with a loop limit), each workgroup runs its one tile.
-    const VkSpecializationMapEntry entries[6] = {
+    const VkSpecializationMapEntry entries[7] = {
         {0, offsetof(decltype(values), one_window), sizeof(VkBool32)},
         {2, offsetof(decltype(values), opaque_param_offsets), sizeof(VkBool32)},
         {3, offsetof(decltype(values), reduction), sizeof(int32_t)},
         {4, offsetof(decltype(values), looping_tiles), sizeof(VkBool32)},
         {5, offsetof(decltype(values), ordered_writes), sizeof(VkBool32)},
+        {6, offsetof(decltype(values), mode), sizeof(int32_t)},
         {1, offsetof(decltype(values), slab_words), sizeof(uint32_t)}};
-    VkSpecializationInfo specialization{key.slab_words != 0 ? 6u : 5u, entries, sizeof values, &values};
+    VkSpecializationInfo specialization{key.slab_words != 0 ? 7u : 6u, entries, sizeof values, &values};
     info.stage.pSpecializationInfo = &specialization;
     info.layout = layout_;
     if (device_.pipeline_stats) info.flags |= VK_PIPELINE_CREATE_CAPTURE_STATISTICS_BIT_KHR;

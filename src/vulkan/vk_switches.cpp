@@ -55,6 +55,7 @@ DeviceSwitches switches_from_environment() {
         else if (name == "float_fast_path") a.float_fast_path = false;
         else if (name == "reduction_constants") a.reduction_constants = false;
         else if (name == "ordered_sort_writes") a.ordered_sort_writes = false;
+        else if (name == "mode_constants") a.mode_constants = false;
         else if (name == "subnormals") {
             a.keep_subnormals = false;
             hide |= SCATTER_FEATURE_DENORM_PRESERVE32 | SCATTER_FEATURE_DENORM_PRESERVE64;
