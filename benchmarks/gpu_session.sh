@@ -246,7 +246,8 @@ case "$mode" in
     ;;
   confirm)  # files written as they are made (a short lease may end the command early)
     # Every workload with every path on, PyTorch CUDA, the table; the differential random cases
-    # on the GPU (at most 190 s); --profile with the pipelines' statistics of the folds' workloads.
+    # on the GPU (at most 190 s); --profile with the pipelines' statistics of the folds' workloads,
+    # and W2 and W10 again with the radix sort's ordered writes hidden.
     scatter devices > "$out/devices.txt" 2>&1
     bench_each "" "$all_workloads" --repeat 7 --json > "$out/vk.jsonl" 2> "$out/a.err"
     timeout 100 python3 "$here/peers_torch.py" --device cuda --workload all --repeat 7 --json > "$out/torch.jsonl" 2> "$out/torch.err"
@@ -254,6 +255,10 @@ case "$mode" in
     timeout 190 "$(dirname "$(command -v scatter)")/scatter_diff_random_vulkan" > "$out/diff_random.log" 2>&1
     echo "diff_random rc=$? after $(( $(date +%s) - start_all ))s" >> "$out/table.txt"
     SCATTER_VULKAN_PIPELINE_STATS=1 bench_each "" "W2 W4 W5 W6 W10 W12" --repeat 3 --profile > "$out/profile.txt" 2>&1
+    # The radix sort's ordered writes (on by default on GPUs since 2026-11-27, unmeasured): the
+    # key_sort pass of W2 and W10 with them hidden, against the runs above.
+    echo "== ordered_sort_writes hidden" >> "$out/profile.txt"
+    bench_each "ordered_sort_writes" "W2 W10" --repeat 3 --profile >> "$out/profile.txt" 2>&1
     ;;
   cpu)  # one file comes back: cpu.txt
     threads=1,2
