@@ -12,6 +12,7 @@
 #   bash .device/run.sh bash .device/benchmarks/gpu_session.sh probe [FEATURES [SECONDS]]
 #   bash .device/run.sh bash .device/benchmarks/gpu_session.sh check [SECONDS]
 #   bash .device/run.sh bash .device/benchmarks/gpu_session.sh confirm
+#   bash .device/run.sh bash .device/benchmarks/gpu_session.sh fold [SECONDS]
 # bench: `scatter bench --backend vulkan --resident` on every standard workload with every path
 #   on, then again under each switch that changes a workload's path on those workloads
 #   (SCATTER_VULKAN_DISABLE_FEATURES), a process per workload; --profile runs of both (per-pass
@@ -260,6 +261,24 @@ case "$mode" in
     echo "== ordered_sort_writes hidden" >> "$out/profile.txt"
     bench_each "ordered_sort_writes" "W2 W10" --repeat 3 --profile >> "$out/profile.txt" 2>&1
     ;;
+  fold)  # files written as they are made (a short lease may end the command early)
+    # The slab's ordered fold by subgroups (W2 and W10 take it on a GPU since 2026-11-27):
+    # every workload, then W2 and W10 with it hidden (the key sort takes them), PyTorch CUDA,
+    # the table; --profile with pipeline statistics; the slab suite and the differential random
+    # cases on the GPU.
+    scatter devices > "$out/devices.txt" 2>&1
+    bench_each "" "$all_workloads" --repeat 7 --json > "$out/vk.jsonl" 2> "$out/a.err"
+    bench_each "slab_subgroups" "W2 W10" --repeat 7 --json > "$out/vk_no_slab_subgroups.jsonl" 2>> "$out/a.err"
+    timeout 100 python3 "$here/peers_torch.py" --device cuda --workload all --repeat 7 --json > "$out/torch.jsonl" 2> "$out/torch.err"
+    python3 "$here/gpu_table.py" "$out" > "$out/table.txt" 2>&1
+    SCATTER_VULKAN_PIPELINE_STATS=1 bench_each "" "W2 W10" --repeat 3 --profile > "$out/profile.txt" 2>&1
+    bin=$(dirname "$(command -v scatter)")
+    timeout 150 "$bin/scatter_vulkan_slab" > "$out/slab.log" 2>&1
+    echo "slab rc=$? after $(( $(date +%s) - start_all ))s" >> "$out/table.txt"
+    grep -E '^\[  (PASSED|FAILED) |Failure|trace:' "$out/slab.log" | head -30 >> "$out/table.txt"
+    timeout "${2:-120}" "$bin/scatter_diff_random_vulkan" > "$out/diff_random.log" 2>&1
+    echo "diff_random rc=$? after $(( $(date +%s) - start_all ))s" >> "$out/table.txt"
+    ;;
   cpu)  # one file comes back: cpu.txt
     threads=1,2
     (( ${2:-$(nproc)} > 2 )) && threads=$threads,${2:-$(nproc)}
@@ -274,5 +293,5 @@ case "$mode" in
     : > "$summary"
     run_tests
     ;;
-  *) echo "usage: gpu_session.sh bench [REPEAT] | tests | all [SECONDS] | ab FEATURES | large | cpu [THREADS] | probe [FEATURES [SECONDS]] | check [SECONDS] | confirm" >&2; exit 2 ;;
+  *) echo "usage: gpu_session.sh bench [REPEAT] | tests | all [SECONDS] | ab FEATURES | large | cpu [THREADS] | probe [FEATURES [SECONDS]] | check [SECONDS] | confirm | fold [SECONDS]" >&2; exit 2 ;;
 esac

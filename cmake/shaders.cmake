@@ -141,6 +141,15 @@ function(scatter_embed_shaders target)
           -DSCATTER_DTYPE=${value} -DSCATTER_DENORM_PRESERVE=1 -DSCATTER_SMALL_STORES=${small})
       endif()
     endif()
+    if(NOT suffix STREQUAL "raw")
+      # The slab path's ordered fold by subgroups (ballots), for devices that have them; with
+      # 1- and 2-byte elements it writes out with the word atomics (no `_ss` pair).
+      scatter_add_module_pair(scatter_${suffix}_sb scatter.comp -DSCATTER_DTYPE=${value} -DSCATTER_SUBGROUP_BALLOT=1)
+      if(suffix MATCHES "^(f16|bf16|f32|f64|c64|c128)$")
+        scatter_add_module_pair(scatter_${suffix}_dp_sb scatter.comp
+          -DSCATTER_DTYPE=${value} -DSCATTER_DENORM_PRESERVE=1 -DSCATTER_SUBGROUP_BALLOT=1)
+      endif()
+    endif()
     if(NOT suffix MATCHES "^(raw|c128)$")
       # The atomic path (atomic.comp): no raw variant (`none` never takes it), and no 16-byte
       # element has an atomic wide enough.

@@ -34,6 +34,10 @@
 // SCATTER_DTYPE selects the arithmetic; 0 is `none` for every dtype (a byte copy, opaque too).
 #extension GL_GOOGLE_include_directive : require
 #extension GL_EXT_control_flow_attributes : require
+#if defined(SCATTER_SUBGROUP_BALLOT)
+#extension GL_KHR_shader_subgroup_basic : require
+#extension GL_KHR_shader_subgroup_ballot : require
+#endif
 #include "scatter_enums.glsl"
 #if defined(SCATTER_DENORM_PRESERVE)
 // Keep subnormal results and operands, as the CPU does (SPIR-V DenormPreserve execution mode,
@@ -547,6 +551,62 @@ void slab_set_value(int slot, uvec4 v) {
     if (SLAB_WORDS_PER_TARGET >= 4u) { slab_words[w + 2u] = v.z; slab_words[w + 3u] = v.w; }
 }
 
+#if defined(SCATTER_SUBGROUP_BALLOT)
+// The ordered fold without workgroup barriers (the `_sb` variants, on devices with subgroup
+// ballots and subgroups of at most a workgroup): subgroup s owns the s-th share of the tile's
+// slots and walks all the tile's updates in chunks of its own width, keeping those whose slot
+// is its own. A chunk's lanes with equal slots find each other with one ballot per bit of the
+// slot (within the share); the lowest of them folds their updates in lane order, i.e. position
+// order, every earlier chunk already folded by this subgroup. Only the subgroup synchronizes
+// between chunks: no lane waits for another subgroup, as the workgroup-wide chunks did.
+void slab_fold_subgroups(Tile tl, int slots, int updates, uint reduction, bool exclude, bool counts, uint counts_at) {
+    const int width = int(gl_SubgroupSize), lane = int(gl_SubgroupInvocationID);
+    const int base = int(gl_SubgroupID) * width;  // this subgroup's entries of slab_chunk_values
+    const int share = (slots + int(gl_NumSubgroups) - 1) / int(gl_NumSubgroups);
+    const int first = int(gl_SubgroupID) * share, end = min(slots, first + share);
+    int bits = 0;
+    while ((1 << bits) < share) ++bits;
+    // Each lane reads its index and update of the next chunk while the current one folds, the
+    // update whether or not its slot is this subgroup's: its address does not wait on the index.
+    int next_slot = lane < updates ? tile_update_slot(tl, lane) : -1;
+    bool next_mine = next_slot >= first && next_slot < end;
+    uvec4 next_value = lane < updates ? load_update_element(tensor_byte(T_UPDATES, tile_update_offset(tl, lane))) : uvec4(0u);
+    for (int chunk = 0; chunk < updates; chunk += width) {
+        const int rel = next_slot - first;
+        const bool mine = next_mine;
+        slab_set_chunk_value(base + lane, next_value);
+        const int j = chunk + width + lane;
+        next_slot = j < updates ? tile_update_slot(tl, j) : -1;
+        next_mine = next_slot >= first && next_slot < end;
+        if (j < updates) next_value = load_update_element(tensor_byte(T_UPDATES, tile_update_offset(tl, j)));
+        uvec4 same = subgroupBallot(mine);
+        for (int b = 0; b < bits; ++b) {
+            const bool one = ((rel >> b) & 1) != 0;
+            const uvec4 ones = subgroupBallot(one);
+            same &= one ? ones : ~ones;
+        }
+        subgroupMemoryBarrierShared();
+        subgroupBarrier();
+        if (mine && int(subgroupBallotFindLSB(same)) == lane) {
+            const int slot = first + rel;
+            uvec4 value = slab_value(slot);
+            uint hits = counts ? slab_words[counts_at + uint(slot)] : 0u;
+            [[unroll]] for (int w = 0; w < 4; ++w) {
+                for (uint m = same[w]; m != 0u; m &= m - 1u) {
+                    if (hits == 0u && exclude) value = identity_raw(reduction);
+                    value = step_raw(reduction, value, slab_chunk_value(base + 32 * w + findLSB(m)));
+                    ++hits;
+                }
+            }
+            slab_set_value(slot, value);
+            if (counts) slab_words[counts_at + uint(slot)] = hits;
+        }
+        subgroupMemoryBarrierShared();
+        subgroupBarrier();
+    }
+}
+#endif
+
 void slab_fold(int g) {
     const int lane = int(gl_LocalInvocationID.x);
     const Tile tl = tile_of(g);
@@ -564,6 +624,9 @@ void slab_fold(int g) {
     barrier();
     const uint reduction = call_reduction();
     const bool exclude = param(P_EXCLUDE_SELF) != 0;
+#if defined(SCATTER_SUBGROUP_BALLOT)
+    slab_fold_subgroups(tl, slots, updates, reduction, exclude, counts, counts_at);
+#else
     // Each lane reads its update of the next chunk while the current one folds (a GPU then waits
     // on global memory once per chunk, overlapped with the fold, not once per update folded).
     int next_slot = lane < updates ? tile_update_slot(tl, lane) : -1;
@@ -612,6 +675,9 @@ void slab_fold(int g) {
         memoryBarrierShared();
         barrier();
     }
+#endif
+    memoryBarrierShared();
+    barrier();
     for (int e = lane; e < slots; e += SCATTER_WORKGROUP_SIZE) {
         uvec4 value = slab_value(e);
         if (reduction == SCATTER_REDUCTION_MEAN) {

@@ -2,6 +2,8 @@
 
 #include "vulkan/vk_loop_limit.h"
 
+#include "scatter_shared.h"
+
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
@@ -170,6 +172,20 @@ uint64_t query_features(const InstanceFunctions& fns, VkPhysicalDevice pd, uint3
     if ((subgroup.supportedStages & VK_SHADER_STAGE_COMPUTE_BIT) && (subgroup.supportedOperations & needed) == needed)
         mask |= SCATTER_FEATURE_SUBGROUPS;
     return mask;
+}
+
+// Whether compute shaders have subgroup ballots in subgroups that tile a workgroup of
+// SCATTER_WORKGROUP_SIZE invocations (a power of two up to it): the slab path's ordered fold by
+// subgroups (scatter.comp `_sb`) stages each subgroup's lanes at subgroup id x size + lane.
+bool has_subgroup_ballots(const InstanceFunctions& fns, VkPhysicalDevice pd) {
+    auto subgroup = vk_struct<VkPhysicalDeviceSubgroupProperties>(VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SUBGROUP_PROPERTIES);
+    auto properties2 = vk_struct<VkPhysicalDeviceProperties2>(VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PROPERTIES_2);
+    properties2.pNext = &subgroup;
+    fns.vkGetPhysicalDeviceProperties2(pd, &properties2);
+    const VkSubgroupFeatureFlags needed = VK_SUBGROUP_FEATURE_BASIC_BIT | VK_SUBGROUP_FEATURE_BALLOT_BIT;
+    const uint32_t size = subgroup.subgroupSize;
+    return (subgroup.supportedStages & VK_SHADER_STAGE_COMPUTE_BIT) && (subgroup.supportedOperations & needed) == needed &&
+           size != 0 && size <= SCATTER_WORKGROUP_SIZE && (size & (size - 1)) == 0;
 }
 
 uint64_t largest_power_of_two_at_most(uint64_t v) {
@@ -455,6 +471,7 @@ Status VulkanDevice::create(int32_t device_index, std::shared_ptr<OwnedInstance>
     if (self->instance_->api_version >= VK_API_VERSION_1_2)
         self->features |= usable & (SCATTER_FEATURE_DENORM_PRESERVE32 | SCATTER_FEATURE_DENORM_PRESERVE64);
     self->algorithms = device_algorithms(switches.algorithms, self->info.type);
+    if (!has_subgroup_ballots(fns, self->physical)) self->algorithms.slab_subgroups = false;
     self->pipeline_stats = pipeline_stats;
     set_buffer_limits(fns, switches.window_cap, self.get());
     if (!self->algorithms.large_shared_memory)  // the test switch: a device with Vulkan's minimum
@@ -524,6 +541,7 @@ Status VulkanDevice::borrow(const BorrowedDevice& b, std::unique_ptr<VulkanDevic
     // entry point): tensors keep their windows rather than call a null function.
     if (self->vk.vkGetBufferDeviceAddress == nullptr) self->features &= ~SCATTER_FEATURE_BUFFER_DEVICE_ADDRESS;
     self->algorithms = device_algorithms(switches.algorithms, self->info.type);
+    if (!has_subgroup_ballots(fns, self->physical)) self->algorithms.slab_subgroups = false;
     set_buffer_limits(fns, switches.window_cap, self.get());
     if (!self->algorithms.large_shared_memory)  // the test switch: a device with Vulkan's minimum
         self->shared_memory_bytes = std::min<uint32_t>(self->shared_memory_bytes, 16384);

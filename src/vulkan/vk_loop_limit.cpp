@@ -53,14 +53,20 @@ uint32_t loop_limited_items(const OpPlan& plan, uint32_t loop_limit, bool sorted
     return items < 1 ? 1 : items;
 }
 
-uint64_t slab_loop_iterations(const OpPlan& plan, int64_t length, int64_t items) {
+uint64_t slab_loop_iterations(const OpPlan& plan, int64_t length, int64_t items, bool by_subgroups) {
     const uint64_t lanes = SCATTER_WORKGROUP_SIZE;
     // Loading and writing the fiber: one element per round, a byte copy in up to E pieces.
     const uint64_t fiber_rounds = 2 * ((uint64_t(length) + lanes - 1) / lanes) * (plan.out.element_size + 1);
     const uint64_t chunks = (uint64_t(items) + lanes - 1) / lanes;
     if (plan.reduction == SCATTER_REDUCTION_NONE) return fiber_rounds + chunks + 2 * SCATTER_GPU_MAX_RANK;
-    // Per chunk: the scan for an earlier lane with the same target, then up to 64 folds.
-    return fiber_rounds + 2 * SCATTER_GPU_MAX_RANK + chunks * (lanes + lanes * iterations_per_item(plan));
+    // Per chunk: the scan for an earlier lane with the same target, then up to 64 folds. By
+    // subgroups (scatter.comp `_sb`), every subgroup walks all the tile's updates in chunks of its
+    // width (4 lanes at least on llvmpipe), each lane reading one update a chunk: llvmpipe spent
+    // 62-77 iterations per update beyond the folds with 4-lane subgroups (c64 `add`, all into one
+    // target: 480 passed, 540 were cut short), 26-35 with 8; 96 is the bound.
+    const uint64_t per_item = iterations_per_item(plan);
+    const uint64_t folds = by_subgroups ? uint64_t(items) * (96 + per_item) : chunks * (lanes + lanes * per_item);
+    return fiber_rounds + 2 * SCATTER_GPU_MAX_RANK + folds;
 }
 
 Status loop_limit_error(const scatter_device_info& info, uint64_t items, uint32_t limit) {

@@ -23,8 +23,9 @@ uint32_t shader_loop_limit(const scatter_device_info& info);
 uint32_t loop_limited_items(const OpPlan& plan, uint32_t loop_limit, bool sorted);
 
 // Loop iterations one invocation of the slab path (scatter.comp SLAB) may spend on a fiber of
-// `length` targets reached by `items` updates: every update of a chunk of 64 may fall to one lane.
-uint64_t slab_loop_iterations(const OpPlan& plan, int64_t length, int64_t items);
+// `length` targets reached by `items` updates: every update of a chunk of 64 may fall to one lane;
+// `by_subgroups`: the ordered fold by subgroups (`_sb`), each walking every update of the tile.
+uint64_t slab_loop_iterations(const OpPlan& plan, int64_t length, int64_t items, bool by_subgroups = false);
 
 // The iterations a loop-limited driver leaves to a pass's main loops (the rest: loops outside).
 uint32_t loop_budget(uint32_t loop_limit);

@@ -647,6 +647,10 @@ Status RecordedOperation::choose_pipelines(Passes* out) const {
     scatter.one_window = one_window;
     scatter.addresses = addressed;
     scatter.slab_words = path_.slab_words;
+    if (path == VulkanPath::Slab && path_.slab_subgroups) {  // `_sb`: no `_ss` pair (word atomics)
+        scatter.subgroup_ballot = true;
+        scatter.small_stores = false;
+    }
     // The reduction as a specialization constant (reduction_constants): the pipeline then holds
     // only that reduction's arithmetic. `none` runs the byte copy, which has no other.
     const int32_t reduction = !none && device_.algorithms.reduction_constants ? int32_t(p.reduction) : -1;

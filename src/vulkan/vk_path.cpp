@@ -146,10 +146,15 @@ const char* slab_refusal(const OpPlan& p, const PathDevice& d, const PathAlignme
     // On a GPU, only where it measured faster (an H200, docs/vulkan.md): `none` along the last
     // axis (W3 0.37-0.40 ms against 0.48-0.62 on the target path). Tiles across an outer axis
     // (W1 5.8 ms against 1.1, W8 1.7 against 0.37, W11 16-23 against 1.9-2.2) and the ordered
-    // fold (W2 6.0 against 4.2, W10 8.6 against 6.3) were slower than the other paths.
-    if (d.sector_bytes != 0 && d.algorithms.gpu_slab_limits &&
-        (uint32_t(p.axis) != p.out.rank - 1 || p.reduction != SCATTER_REDUCTION_NONE))
-        return "on a GPU the slab path is faster only for `none` along the last axis";
+    // fold in workgroup-wide chunks (W2 6.0 against 4.2, W10 8.6 against 6.3) were slower than
+    // the other paths; the ordered fold by subgroups along the last axis is taken (order-free
+    // reductions keep the atomic path there).
+    if (d.sector_bytes != 0 && d.algorithms.gpu_slab_limits) {
+        const bool last = uint32_t(p.axis) == p.out.rank - 1;
+        const bool by_subgroups = p.reduction != SCATTER_REDUCTION_NONE && d.algorithms.slab_subgroups && !slab_atomics(p, d);
+        if (!last || (p.reduction != SCATTER_REDUCTION_NONE && !by_subgroups))
+            return "on a GPU the slab path is taken only along the last axis, for `none` or the fold by subgroups";
+    }
     bool atomics = slab_atomics(p, d);
     SlabTiling t = slab_tiling(p, d, atomics);
     if (t.columns == 0 && atomics) {
@@ -296,6 +301,12 @@ PathChoice choose_path(const OpPlan& p, const PathDevice& d, const PathAlignment
         c.why = tiling.range_targets == p.out.shape[p.axis] ? "the fibers of out fit in shared memory"
                                                             : "ranges of the fibers of out fit in shared memory";
         c.slab_atomics = atomics;
+        // The ordered fold by subgroups where the device has ballots and, on a loop-limited driver,
+        // its longer loops fit too (else in workgroup-wide chunks, which the tiling was sized by).
+        c.slab_subgroups = !atomics && p.reduction != SCATTER_REDUCTION_NONE && d.algorithms.slab_subgroups &&
+                           (d.loop_limit == 0 ||
+                            slab_loop_iterations(p, tiling.range_targets * tiling.columns,
+                                                 p.indices.shape[p.axis] * tiling.columns, true) <= loop_budget(d.loop_limit));
         c.slab_columns = tiling.columns;
         c.slab_range_targets = tiling.range_targets;
         c.slab_tiles = slab_tiles(p, tiling);

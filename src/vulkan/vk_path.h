@@ -93,6 +93,8 @@ struct PathChoice {
     uint64_t counts_at = 0;           // owner path: the hit counts' word offset in scratch
     uint64_t first_nan_at = 0;        // atomic path, float max/min: the first-NaN table
     bool slab_atomics = false;        // slab: shared-memory atomics (atomic.comp SLAB; slab_atomics())
+    bool slab_subgroups = false;      // slab, ordered fold: by subgroups, each its share of a tile's
+                                      // slots (scatter.comp `_sb`), not in workgroup-wide chunks
     int64_t slab_columns = 1;         // slab: fibers per tile (P_SLAB_COLUMNS)
     int64_t slab_range_targets = 0;   // slab: targets per tile along the axis (P_SLAB_RANGE_TARGETS)
     int64_t slab_tiles = 0;           // slab: workgroups

@@ -8,7 +8,7 @@ namespace scatter {
 namespace {
 
 auto fields(const PipelineKey& k) {
-    return std::tie(k.shader, k.dtype, k.small_stores, k.denorm_preserve, k.subgroups, k.native_float_add,
+    return std::tie(k.shader, k.dtype, k.small_stores, k.denorm_preserve, k.subgroups, k.subgroup_ballot, k.native_float_add,
                     k.four_bit_digits, k.ordered_writes, k.slab, k.addresses, k.one_window, k.slab_words, k.reduction, k.mode);
 }
 
@@ -34,7 +34,7 @@ std::string module_name(const PipelineKey& key) {
                    (key.slab ? "_slab" : "") + addresses;
         case Shader::Scatter:
             return std::string("scatter_") + dtype_suffix(key.dtype) + (key.denorm_preserve ? "_dp" : "") +
-                   (key.small_stores ? "_ss" : "") + addresses;
+                   (key.small_stores ? "_ss" : "") + (key.subgroup_ballot ? "_sb" : "") + addresses;
     }
     return "";
 }

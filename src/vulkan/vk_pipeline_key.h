@@ -21,6 +21,7 @@ struct PipelineKey {
     bool small_stores = false;      // Copy, Scatter: 8/16-bit stores into out (`_ss`)
     bool denorm_preserve = false;   // Scatter, float dtypes: subnormals kept (`_dp`)
     bool subgroups = false;         // Buckets: ALLOCATE's scan in subgroup operations (`_sg`)
+    bool subgroup_ballot = false;   // Scatter, reductions: the slab's ordered fold by subgroups (`_sb`)
     bool native_float_add = false;  // Atomic, f32: the device's float atomicAdd (`_fa`)
     bool four_bit_digits = false;   // RadixSort: 4-bit digits (`_d4`)
     bool ordered_writes = false;    // RadixSort: specialization constant 5 (radix_sort.comp)
@@ -40,7 +41,7 @@ struct PipelineKey {
 bool operator<(const PipelineKey& a, const PipelineKey& b);
 bool operator==(const PipelineKey& a, const PipelineKey& b);
 
-// The embedded module the key runs, e.g. "scatter_f32_dp_ss", "buckets_sg", "atomic_f32_fa_ad".
+// The embedded module the key runs, e.g. "scatter_f32_dp_ss", "scatter_f32_dp_sb", "buckets_sg", "atomic_f32_fa_ad".
 std::string module_name(const PipelineKey& key);
 
 }  // namespace scatter

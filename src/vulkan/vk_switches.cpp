@@ -36,7 +36,10 @@ DeviceSwitches switches_from_environment() {
         else if (name == "storage8") hide |= SCATTER_FEATURE_STORAGE8;
         else if (name == "storage16") hide |= SCATTER_FEATURE_STORAGE16;
         else if (name == "float_atomics") hide |= SCATTER_FEATURE_FLOAT32_ATOMIC_ADD | SCATTER_FEATURE_FLOAT32_ATOMIC_MINMAX;
-        else if (name == "subgroups") hide |= SCATTER_FEATURE_SUBGROUPS;
+        else if (name == "subgroups") {
+            hide |= SCATTER_FEATURE_SUBGROUPS;
+            a.slab_subgroups = false;  // ballots are subgroup operations too
+        }
         else if (name == "buffer_device_address") hide |= SCATTER_FEATURE_BUFFER_DEVICE_ADDRESS;
         else if (name == "windows") a.windows = false;
         else if (name == "denorm_preserve") hide |= SCATTER_FEATURE_DENORM_PRESERVE32 | SCATTER_FEATURE_DENORM_PRESERVE64;
@@ -56,6 +59,7 @@ DeviceSwitches switches_from_environment() {
         else if (name == "reduction_constants") a.reduction_constants = false;
         else if (name == "ordered_sort_writes") a.ordered_sort_writes = false;
         else if (name == "mode_constants") a.mode_constants = false;
+        else if (name == "slab_subgroups") a.slab_subgroups = false;
         else if (name == "subnormals") {
             a.keep_subnormals = false;
             hide |= SCATTER_FEATURE_DENORM_PRESERVE32 | SCATTER_FEATURE_DENORM_PRESERVE64;

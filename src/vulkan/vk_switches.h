@@ -5,8 +5,8 @@
 //   int64, float64, int64_atomics, shared_int64_atomics, storage8, storage16, float_atomics,
 //     subgroups, denorm_preserve, buffer_device_address hide those SCATTER_FEATURE_* bits;
 //   host_visible, target_path, slab_path, slab_atomics, key_sort, apply_segments, atomic_path,
-//     one_window, float_fast_path, reduction_constants, ordered_sort_writes, mode_constants
-//     turn off the algorithm of that name (AlgorithmSwitches below);
+//     one_window, float_fast_path, reduction_constants, ordered_sort_writes, mode_constants,
+//     slab_subgroups turn off the algorithm of that name (AlgorithmSwitches below);
 //   windows makes every call reach its tensors by buffer device address (the `_ad` modules), as
 //     calls whose tensors the binding windows cannot hold do, where the device has addresses;
 //   large_shared_memory limits shared memory to 16 KiB;
@@ -48,6 +48,8 @@ struct AlgorithmSwitches {
     bool ordered_sort_writes = true;   // radix sort: a tile's keys put in digit order in shared memory
                                        // before they are written (radix_sort.comp; same exception)
     bool mode_constants = true;        // Scatter pipelines specialized for the one pass they run
+    bool slab_subgroups = true;        // slab path: the ordered fold by subgroups, not workgroup
+                                       // chunks (where the device has ballots: vk_device.cpp)
 
     bool operator==(const AlgorithmSwitches& o) const {
         return host_visible_buffers == o.host_visible_buffers && target_path == o.target_path &&
@@ -57,7 +59,8 @@ struct AlgorithmSwitches {
                atomic_path == o.atomic_path && one_window == o.one_window && windows == o.windows && keep_subnormals == o.keep_subnormals &&
                float_fast_path == o.float_fast_path && cpu_caches == o.cpu_caches &&
                gpu_slab_limits == o.gpu_slab_limits && reduction_constants == o.reduction_constants &&
-               ordered_sort_writes == o.ordered_sort_writes && mode_constants == o.mode_constants;
+               ordered_sort_writes == o.ordered_sort_writes && mode_constants == o.mode_constants &&
+               slab_subgroups == o.slab_subgroups;
     }
 };
 

@@ -90,16 +90,31 @@ PathChoice choose(const OpPlan& p, const PathDevice& d, PathAlignment a = PathAl
 
 TEST(VulkanPath, StandardWorkloadsOnNvidia) {
     const PathDevice d = nvidia();
-    const std::string gpu_slab = "on a GPU the slab path is faster only for `none` along the last axis";
+    const std::string gpu_slab = "on a GPU the slab path is taken only along the last axis, for `none` or the fold by subgroups";
     // W1 / W11: axis 0 of [4096, 4096], `none`: on a GPU the target path (tiles across an outer
     // axis measured slower), on a CPU device the slab.
     PathChoice c = choose(elements(SCATTER_DTYPE_F32, {4096, 4096}, {4096, 4096}, 0, SCATTER_REDUCTION_NONE), d);
     EXPECT_EQ(c.path, VulkanPath::Target) << c.why;
     EXPECT_EQ(std::string(c.why), gpu_slab);
-    // W2: axis 1, `add`: the ordered fold measured slower on a GPU too.
+    // W2 / W10: the last axis of [4096, 4096], `add`: the slab's ordered fold by subgroups, a
+    // row a workgroup; in workgroup-wide chunks (no ballots, or switched off) it measured slower
+    // than the key sort, which takes it then.
     c = choose(elements(SCATTER_DTYPE_F32, {4096, 4096}, {4096, 4096}, 1, SCATTER_REDUCTION_ADD), d);
+    EXPECT_EQ(c.path, VulkanPath::Slab) << c.why;
+    EXPECT_TRUE(c.slab_subgroups);
+    EXPECT_FALSE(c.slab_atomics);
+    EXPECT_EQ(c.slab_tiles, 4096);
+    EXPECT_EQ(c.slab_words, 4096u);
+    PathDevice no_ballots = d;
+    no_ballots.algorithms.slab_subgroups = false;
+    c = choose(elements(SCATTER_DTYPE_F32, {4096, 4096}, {4096, 4096}, 1, SCATTER_REDUCTION_ADD), no_ballots);
     EXPECT_EQ(c.path, VulkanPath::Target) << c.why;
     EXPECT_TRUE(c.target.key_sort);
+    EXPECT_EQ(std::string(c.why), gpu_slab);
+    // The last axis, an order-free reduction (i32 add): the atomic path, as before the fold by
+    // subgroups (the slab's shared-memory atomics are not measured on a GPU along it).
+    c = choose(elements(SCATTER_DTYPE_I32, {4096, 4096}, {4096, 4096}, 1, SCATTER_REDUCTION_ADD), d);
+    EXPECT_EQ(c.path, VulkanPath::Atomic) << c.why;
     // W3: the last axis of [64, 512, 512], `none`: the slab.
     c = choose(elements(SCATTER_DTYPE_F32, {64, 512, 512}, {64, 512, 128}, 2, SCATTER_REDUCTION_NONE), d);
     EXPECT_EQ(c.path, VulkanPath::Slab) << c.why;
@@ -108,10 +123,10 @@ TEST(VulkanPath, StandardWorkloadsOnNvidia) {
     // W8: i64 `max` on axis 0 of [2048, 2048]: order-free, the atomic path.
     c = choose(elements(SCATTER_DTYPE_I64, {2048, 2048}, {2048, 2048}, 0, SCATTER_REDUCTION_MAX), d);
     EXPECT_EQ(c.path, VulkanPath::Atomic) << c.why;
-    // W9: 1-D add into 65536 targets: the order would show: target.
+    // W9: 1-D add into 65536 targets: more than 4 tables' worth, and the order would show: target.
     c = choose(elements(SCATTER_DTYPE_F32, {65536}, {65536}, 0, SCATTER_REDUCTION_ADD), d);
     EXPECT_EQ(c.path, VulkanPath::Target) << c.why;
-    EXPECT_EQ(std::string(c.why), gpu_slab);
+    EXPECT_EQ(std::string(c.why), "a tile of out does not fit in shared memory");
     // W4: rows add f32: the target path, its slices radix-sorted by row (20-bit keys: 3 passes).
     c = choose(rows(SCATTER_DTYPE_F32, 1000000, 64, 1000000, SCATTER_REDUCTION_ADD), d);
     EXPECT_EQ(c.path, VulkanPath::Target) << c.why;
@@ -333,6 +348,13 @@ TEST(VulkanPath, LoopLimitedDriverNarrowsTilesThenRefuses) {
     EXPECT_GT(c.slab_columns, 1);
     EXPECT_LE(slab_loop_iterations(p, 150 * c.slab_columns, 320 * c.slab_columns), loop_budget(d.loop_limit));
     EXPECT_GT(slab_loop_iterations(p, 150 * (c.slab_columns + 1), 320 * (c.slab_columns + 1)), loop_budget(d.loop_limit));
+    // Its fold by subgroups walks every update of the tile in each subgroup: too long for this
+    // tile, so the workgroup-wide chunks fold it; one fiber of 320 updates fits either way.
+    EXPECT_FALSE(c.slab_subgroups);
+    EXPECT_GT(slab_loop_iterations(p, 150 * c.slab_columns, 320 * c.slab_columns, true), loop_budget(d.loop_limit));
+    c = choose(elements(SCATTER_DTYPE_F32, {40, 150}, {40, 320}, 1, SCATTER_REDUCTION_ADD), d);
+    ASSERT_EQ(c.path, VulkanPath::Slab) << c.why;
+    EXPECT_TRUE(c.slab_subgroups);
     // W2 on lavapipe: 4096 updates per fiber exceed the budget even for one column: target path.
     c = choose(elements(SCATTER_DTYPE_F32, {4096, 4096}, {4096, 4096}, 1, SCATTER_REDUCTION_ADD), d);
     EXPECT_EQ(c.path, VulkanPath::Target);

@@ -22,7 +22,7 @@ bool float_dtype(scatter_dtype t) {
 
 // The keys choose_pipelines and the radix sort may ask for, by the rules they follow: 8/16-bit
 // stores for the byte copy and 1- and 2-byte dtypes, subnormal-preserving variants for float
-// dtypes, atomics for every dtype but c128 (none is 16 bytes wide), f32's float atomicAdd, the
+// dtypes, the slab's ordered fold by subgroups for every dtype but the byte copy, atomics for every dtype but c128 (none is 16 bytes wide), f32's float atomicAdd, the
 // slab path's atomic folds; each also with tensors by buffer device address (`_ad`).
 std::vector<PipelineKey> reachable_keys() {
     std::vector<PipelineKey> keys;
@@ -65,6 +65,12 @@ std::vector<PipelineKey> reachable_keys() {
                 k.slab_words = 4096;  // specialization constants: the same module
                 add(k);
                 k.reduction = SCATTER_REDUCTION_ADD;
+                add(k);
+                if (ss || raw) continue;
+                k.subgroup_ballot = true;  // the slab's ordered fold by subgroups: no `_ss` pair
+                k.slab_words = 0;
+                add(k);
+                k.slab_words = 4096;
                 add(k);
             }
         }
@@ -116,6 +122,10 @@ TEST(PipelineKeys, DistinctVariantsNameDistinctModules) {
     }
     EXPECT_EQ(scatter::module_name(PipelineKey{Shader::Scatter, SCATTER_DTYPE_BF16, true, true}), "scatter_bf16_dp_ss");
     EXPECT_EQ(scatter::module_name(PipelineKey{Shader::Scatter, SCATTER_DTYPE_UNDEFINED, true}), "scatter_raw_ss");
+    PipelineKey ballot{Shader::Scatter, SCATTER_DTYPE_F32, false, true};
+    ballot.subgroup_ballot = true;
+    ballot.addresses = true;
+    EXPECT_EQ(scatter::module_name(ballot), "scatter_f32_dp_sb_ad");
     PipelineKey slab{Shader::Atomic, SCATTER_DTYPE_I64};
     slab.slab = true;
     EXPECT_EQ(scatter::module_name(slab), "atomic_i64_slab");
