@@ -50,6 +50,9 @@
  * SLAB_WORDS words, specialization constant 1 of scatter.comp, sized per call by the host. */
 /* The small path's limits: targets in its shared winner table, and indices per call. */
 #define SCATTER_SMALL_TARGETS 1024
+/* The slab's ordered fold by subgroups (scatter.comp `_sb`) stages a block of the tile's updates
+ * (their slots, then their values) in this many words of shared memory beside the table. */
+#define SCATTER_SLAB_STAGE_WORDS 2048
 #define SCATTER_SMALL_ITEMS 4096
 #define SCATTER_MODE_ATOMIC_APPLY 0      /* atomic pass: each update into its target */
 #define SCATTER_MODE_ATOMIC_RESET 1      /* atomic pass, exclude_self: hit targets = identity */

@@ -139,7 +139,7 @@ int64_t slab_tiles(const OpPlan& p, const SlabTiling& t) {
 // The slab choice, or why not (a null `why` when it fits): the atomic folds where they apply and
 // their (larger) table fits, else the ordered fold.
 const char* slab_refusal(const OpPlan& p, const PathDevice& d, const PathAlignment& a, bool* atomics_out,
-                         SlabTiling* tiling_out) {
+                         SlabTiling* tiling_out, uint32_t* words_out, bool* subgroups_out) {
     if (!d.algorithms.slab_path) return "the slab path is switched off";
     if (p.op != OpKind::Elements) return "rows and nd have no slab path";
     if (p.no_updates() || p.out.empty()) return "nothing to scatter";
@@ -149,12 +149,10 @@ const char* slab_refusal(const OpPlan& p, const PathDevice& d, const PathAlignme
     // fold in workgroup-wide chunks (W2 6.0 against 4.2, W10 8.6 against 6.3) were slower than
     // the other paths; the ordered fold by subgroups along the last axis is taken (order-free
     // reductions keep the atomic path there).
-    if (d.sector_bytes != 0 && d.algorithms.gpu_slab_limits) {
-        const bool last = uint32_t(p.axis) == p.out.rank - 1;
-        const bool by_subgroups = p.reduction != SCATTER_REDUCTION_NONE && d.algorithms.slab_subgroups && !slab_atomics(p, d);
-        if (!last || (p.reduction != SCATTER_REDUCTION_NONE && !by_subgroups))
-            return "on a GPU the slab path is taken only along the last axis, for `none` or the fold by subgroups";
-    }
+    const char* gpu_limit = "on a GPU the slab path is taken only along the last axis, for `none` or the fold by subgroups";
+    const bool gpu_limits = d.sector_bytes != 0 && d.algorithms.gpu_slab_limits;
+    if (gpu_limits && (uint32_t(p.axis) != p.out.rank - 1 || (p.reduction != SCATTER_REDUCTION_NONE && slab_atomics(p, d))))
+        return gpu_limit;
     bool atomics = slab_atomics(p, d);
     SlabTiling t = slab_tiling(p, d, atomics);
     if (t.columns == 0 && atomics) {
@@ -170,8 +168,20 @@ const char* slab_refusal(const OpPlan& p, const PathDevice& d, const PathAlignme
     if (d.loop_limit != 0 &&
         slab_loop_iterations(p, t.range_targets * t.columns, items * t.columns) > loop_budget(d.loop_limit))
         return "its loops exceed the driver's loop limit";
+    const uint32_t words = slab_table_words(p, d, atomics, t.range_targets * slab_words_per_target(p, atomics) * t.columns);
+    // The ordered fold by subgroups where the device has ballots, the table's size class and the
+    // staged block of updates fit in shared memory together and, on a loop-limited driver, its
+    // longer loops fit too; else in workgroup-wide chunks, which the tiling was sized by.
+    const bool by_subgroups =
+        !atomics && p.reduction != SCATTER_REDUCTION_NONE && d.algorithms.slab_subgroups &&
+        words + SCATTER_SLAB_STAGE_WORDS <= d.shared_memory_bytes / 4 &&
+        (d.loop_limit == 0 || slab_loop_iterations(p, t.range_targets * t.columns, items * t.columns, true) <=
+                                  loop_budget(d.loop_limit));
+    if (gpu_limits && p.reduction != SCATTER_REDUCTION_NONE && !by_subgroups) return gpu_limit;
     *atomics_out = atomics;
     *tiling_out = t;
+    *words_out = words;
+    *subgroups_out = by_subgroups;
     return nullptr;
 }
 
@@ -294,23 +304,19 @@ PathChoice choose_path(const OpPlan& p, const PathDevice& d, const PathAlignment
     // The slab path: one pass at the floor's traffic, deterministic for every reduction; before
     // the atomic path (a copy, then a read-modify-write per update), which keeps what it refuses.
     SlabTiling tiling;
-    bool atomics = false;
-    const char* no_slab = slab_refusal(p, d, a, &atomics, &tiling);
+    bool atomics = false, by_subgroups = false;
+    uint32_t words = 0;
+    const char* no_slab = slab_refusal(p, d, a, &atomics, &tiling, &words, &by_subgroups);
     if (no_slab == nullptr) {
         c.path = VulkanPath::Slab;
         c.why = tiling.range_targets == p.out.shape[p.axis] ? "the fibers of out fit in shared memory"
                                                             : "ranges of the fibers of out fit in shared memory";
         c.slab_atomics = atomics;
-        // The ordered fold by subgroups where the device has ballots and, on a loop-limited driver,
-        // its longer loops fit too (else in workgroup-wide chunks, which the tiling was sized by).
-        c.slab_subgroups = !atomics && p.reduction != SCATTER_REDUCTION_NONE && d.algorithms.slab_subgroups &&
-                           (d.loop_limit == 0 ||
-                            slab_loop_iterations(p, tiling.range_targets * tiling.columns,
-                                                 p.indices.shape[p.axis] * tiling.columns, true) <= loop_budget(d.loop_limit));
+        c.slab_words = words;
+        c.slab_subgroups = by_subgroups;
         c.slab_columns = tiling.columns;
         c.slab_range_targets = tiling.range_targets;
         c.slab_tiles = slab_tiles(p, tiling);
-        c.slab_words = slab_table_words(p, d, atomics, tiling.range_targets * slab_words_per_target(p, atomics) * tiling.columns);
         return c;
     }
     const char* no_atomic = atomic_refusal(p, d, a);
