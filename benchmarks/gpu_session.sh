@@ -13,6 +13,7 @@
 #   bash .device/run.sh bash .device/benchmarks/gpu_session.sh check [SECONDS]
 #   bash .device/run.sh bash .device/benchmarks/gpu_session.sh confirm
 #   bash .device/run.sh bash .device/benchmarks/gpu_session.sh fold [SECONDS]
+#   bash .device/run.sh bash .device/benchmarks/gpu_session.sh occupancy
 # bench: `scatter bench --backend vulkan --resident` on every standard workload with every path
 #   on, then again under each switch that changes a workload's path on those workloads
 #   (SCATTER_VULKAN_DISABLE_FEATURES), a process per workload; --profile runs of both (per-pass
@@ -279,6 +280,19 @@ case "$mode" in
     timeout "${2:-120}" "$bin/scatter_diff_random_vulkan" > "$out/diff_random.log" 2>&1
     echo "diff_random rc=$? after $(( $(date +%s) - start_all ))s" >> "$out/table.txt"
     ;;
+  occupancy)  # one file comes back: occupancy.txt
+    # The slab pass with more shared memory per workgroup than it needs (the table's size class
+    # raised by SCATTER_VULKAN_TEST_SLAB_WORDS), the same work: if its time rises with the
+    # footprint, fewer workgroups are resident per multiprocessor than the limits allow.
+    for words in 0 2048 4096 8192 12224; do
+      echo "== SCATTER_VULKAN_TEST_SLAB_WORDS=$words" >> "$out/occupancy.txt"
+      for w in W3 W2; do
+        SCATTER_VULKAN_TEST_SLAB_WORDS=$words SCATTER_VULKAN_PIPELINE_STATS=1 \
+          scatter bench --backend vulkan --resident --workload $w --repeat 5 --profile 2>&1 |
+          grep -E '^W|  slab|Shared Memory Size' >> "$out/occupancy.txt"
+      done
+    done
+    ;;
   cpu)  # one file comes back: cpu.txt
     threads=1,2
     (( ${2:-$(nproc)} > 2 )) && threads=$threads,${2:-$(nproc)}
@@ -293,5 +307,5 @@ case "$mode" in
     : > "$summary"
     run_tests
     ;;
-  *) echo "usage: gpu_session.sh bench [REPEAT] | tests | all [SECONDS] | ab FEATURES | large | cpu [THREADS] | probe [FEATURES [SECONDS]] | check [SECONDS] | confirm | fold [SECONDS]" >&2; exit 2 ;;
+  *) echo "usage: gpu_session.sh bench [REPEAT] | tests | all [SECONDS] | ab FEATURES | large | cpu [THREADS] | probe [FEATURES [SECONDS]] | check [SECONDS] | confirm | fold [SECONDS] | occupancy" >&2; exit 2 ;;
 esac

@@ -476,6 +476,7 @@ Status VulkanDevice::create(int32_t device_index, std::shared_ptr<OwnedInstance>
     set_buffer_limits(fns, switches.window_cap, self.get());
     if (!self->algorithms.large_shared_memory)  // the test switch: a device with Vulkan's minimum
         self->shared_memory_bytes = std::min<uint32_t>(self->shared_memory_bytes, 16384);
+    self->slab_min_words = switches.slab_min_words;
     *out = std::move(self);
     return Status();
 }
@@ -545,6 +546,7 @@ Status VulkanDevice::borrow(const BorrowedDevice& b, std::unique_ptr<VulkanDevic
     set_buffer_limits(fns, switches.window_cap, self.get());
     if (!self->algorithms.large_shared_memory)  // the test switch: a device with Vulkan's minimum
         self->shared_memory_bytes = std::min<uint32_t>(self->shared_memory_bytes, 16384);
+    self->slab_min_words = switches.slab_min_words;
     *out = std::move(self);
     return Status();
 }

@@ -98,6 +98,7 @@ public:
     uint32_t loop_limit = 0;          // loop iterations per shader invocation, 0: none (vk_loop_limit.h)
     uint32_t looping_groups = 0;      // grid cap of the passes that loop over tiles, 0: none (vk_switches.h)
     uint32_t shared_memory_bytes = 16384;  // maxComputeSharedMemorySize (16 KiB: Vulkan's minimum)
+    uint32_t slab_min_words = 0;           // the test switch SCATTER_VULKAN_TEST_SLAB_WORDS (vk_switches.h)
     // Counts VkBuffers destroyed (ours, or application buffers unwrapped): a descriptor set
     // written before a destruction may name a handle value that now means another buffer.
     std::atomic<uint64_t> buffer_generation{0};

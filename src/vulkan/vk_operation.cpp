@@ -465,6 +465,7 @@ Status RecordedOperation::record(const OpPlan& plan, VkCommandBuffer cmd, bool a
     device.features = device_.features;
     device.window_bytes = device_.window_bytes;
     device.shared_memory_bytes = device_.shared_memory_bytes;
+    device.slab_min_words = device_.slab_min_words;
     device.loop_limit = device_.loop_limit;
     const bool cpu = device_.info.type == SCATTER_DEVICE_TYPE_CPU && device_.algorithms.cpu_caches;
     device.sector_bytes = cpu ? 0 : kGpuSectorBytes;

@@ -82,7 +82,7 @@ int64_t slab_most_words(const OpPlan& p, const PathDevice& d, bool atomics) {
 uint32_t slab_table_words(const OpPlan& p, const PathDevice& d, bool atomics, int64_t needed) {
     const int64_t most = slab_most_words(p, d, atomics);
     int64_t words = SCATTER_SMALL_TARGETS;
-    while (words < needed) words *= 2;
+    while (words < needed || words < int64_t(d.slab_min_words)) words *= 2;
     words = std::min(words, most);
     return needed <= words ? uint32_t(words) : 0;
 }

@@ -32,6 +32,7 @@ struct PathDevice {
     uint64_t features = 0;                 // SCATTER_FEATURE_* the shaders may use
     uint64_t window_bytes = 0;             // bytes per storage-buffer window
     uint32_t shared_memory_bytes = 16384;  // maxComputeSharedMemorySize
+    uint32_t slab_min_words = 0;           // the slab table's least size (a test switch, vk_switches.h)
     uint32_t loop_limit = 0;               // loop iterations per invocation, 0: none
     uint32_t sector_bytes = 0;             // a GPU's memory transaction granularity; 0: a CPU device
 };

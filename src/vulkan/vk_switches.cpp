@@ -17,6 +17,10 @@ DeviceSwitches switches_from_environment() {
         const unsigned long long n = std::strtoull(groups, nullptr, 10);
         if (n >= 1 && n <= (1ull << 20)) s.max_groups = uint32_t(n);
     }
+    if (const char* words = std::getenv("SCATTER_VULKAN_TEST_SLAB_WORDS")) {
+        const unsigned long long n = std::strtoull(words, nullptr, 10);
+        if (n >= 1 && n <= (1ull << 16)) s.slab_min_words = uint32_t(n);
+    }
     if (const char* stats = std::getenv("SCATTER_VULKAN_PIPELINE_STATS"))
         s.pipeline_stats = stats[0] != '\0' && std::string(stats) != "0";
     const char* env = std::getenv("SCATTER_VULKAN_DISABLE_FEATURES");

@@ -90,10 +90,14 @@ struct DeviceSwitches {
     // of ids (common.glsl), on every device, lavapipe too, instead of kLoopingGroups on
     // devices without a loop limit only; a test switch, so that small calls loop there.
     uint32_t max_groups = 0;
+    // SCATTER_VULKAN_TEST_SLAB_WORDS (1 to 2^16): the slab's shared table takes at least this many
+    // words (the size class at or above it, up to what the device holds); a diagnostic for GPU
+    // sessions, so that the same call runs with more shared memory per workgroup.
+    uint32_t slab_min_words = 0;
 
     bool operator==(const DeviceSwitches& o) const {
         return hidden_features == o.hidden_features && algorithms == o.algorithms && window_cap == o.window_cap &&
-               pipeline_stats == o.pipeline_stats && max_groups == o.max_groups;
+               pipeline_stats == o.pipeline_stats && max_groups == o.max_groups && slab_min_words == o.slab_min_words;
     }
 };
 
