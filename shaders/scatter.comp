@@ -19,7 +19,9 @@
 // shared memory, applies the tile's updates there, chunk by chunk in position order, and writes
 // the tile once, coalesced (untouched targets too: no copy pass, no scratch, no sort).
 // `none` keeps the last position per target (shared atomicMax); reductions fold each target's
-// updates of a chunk in lane order by one lane, the lowest lane of the chunk naming the target.
+// updates of a chunk in lane order by one lane, the lowest lane of the chunk naming the target:
+// chunks of the workgroup, or (the `_sb` variants, SCATTER_SUBGROUP_BALLOT) of each subgroup
+// over its share of the targets, from a block of updates staged in shared memory.
 //
 // Owner-computes (the fallback when the bucket tables would not fit in scratch's windows):
 // one invocation per column, a column being every update that

@@ -8,7 +8,8 @@
 //           indices: one workgroup, one dispatch (scatter.comp SMALL_NONE)
 //   slab    elements whose fibers along the axis (or up to kMaxSlabRanges ranges of their
 //           targets) fit in shared memory, every reduction: a workgroup per tile of fibers
-//           (scatter.comp SLAB; order-free reductions atomic.comp SLAB)
+//           (scatter.comp SLAB, its ordered fold by subgroups in the `_sb` variants where the
+//           device has ballots; order-free reductions atomic.comp SLAB)
 //   atomic  order-free reductions, or allowed non-determinism (atomic.comp)
 //   target  the target-parallel passes (buckets.comp, then scatter.comp per out element);
 //           reductions group their items by key with the radix sort (key_sort)
