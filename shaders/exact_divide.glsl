@@ -70,6 +70,43 @@ uvec2 fp_normalized(uvec2 bits, int M, int BIAS, out int exponent) {
     return significand;
 }
 
+// f32's 25 quotient bits floor(d * 2^24 / m), for m in [2^23, 2^24) and d in [m, 2m) with its
+// low bit 0 where it reaches 2^24 (both exact as floats), in a few steps instead of 25 of long
+// division (W5, f32 `div`: the division was most of its fold on an H100): the hardware's
+// quotient, at most 2.5 ulp off by the spec (5 units of q), gives an estimate; its remainder
+// d * 2^24 - q * m, exact in 64 bits, then corrects it one unit at a time. False (the caller
+// divides the long way) where the estimate is more than 8 units off, which no conformant device
+// gives, or the test switch float_fast_path is hidden (SCATTER_FLOAT_TEST_SOFT). Lavapipe's
+// quotient is correctly rounded: the test switch `subnormals` moves it by -2..+2 ulp.
+bool quotient_from_estimate(uint d, uint m, out uint q, out bool inexact) {
+    q = 0u;
+    inexact = false;
+    if ((param(P_FLOAT_TEST) & SCATTER_FLOAT_TEST_SOFT) != 0) return false;
+    float estimate = float(d) / float(m);
+    // Test switch (`subnormals`, a lesser device): the quotient up to 2 ulp off, as the spec allows.
+    if ((param(P_FLOAT_TEST) & SCATTER_FLOAT_TEST_ROUGH_DIVIDE) != 0)
+        estimate = uintBitsToFloat(floatBitsToUint(estimate) + ((m >> 1u) & 3u) - 1u - ((m >> 3u) & 1u));
+    estimate = clamp(estimate, 1.0, 2.0);
+    q = min(uint(estimate * 16777216.0), (1u << 25) - 1u);  // scaling by 2^24 is exact
+    uint product_high, product_low, borrow;
+    umulExtended(q, m, product_high, product_low);
+    const uint low = usubBorrow(d << 24u, product_low, borrow);
+    const uint high = (d >> 8u) - product_high - borrow;
+    int remainder = int(low);  // the whole remainder where high is its sign extension
+    const int divisor = int(m);
+    if (high != (remainder < 0 ? 0xffffffffu : 0u) || remainder < -8 * divisor || remainder >= 8 * divisor) return false;
+    while (remainder < 0) {
+        --q;
+        remainder += divisor;
+    }
+    while (remainder >= divisor) {
+        ++q;
+        remainder -= divisor;
+    }
+    inexact = remainder != 0;
+    return true;
+}
+
 uvec2 exact_divide_bits(uvec2 a, uvec2 b, int M, int BIAS) {
     uint sign = fp_sign(a, M) ^ fp_sign(b, M);
     int all_ones = 2 * BIAS + 1;
@@ -90,18 +127,25 @@ uvec2 exact_divide_bits(uvec2 a, uvec2 b, int M, int BIAS) {
         dividend = u2_shl1(dividend);
         --exponent_a;
     }
-    // Long division: M + 2 quotient bits (the leading one, M fraction bits, a guard bit).
+    // M + 2 quotient bits (the leading one, M fraction bits, a guard bit) and whether any
+    // remainder is left: f32 from the hardware's estimate, else (and f64) by long division.
     uvec2 quotient = uvec2(0u);
-    uvec2 remainder = dividend;
-    for (int i = 0; i < M + 2; ++i) {
-        quotient = u2_shl1(quotient);
-        if (u2_ge(remainder, divisor)) {
-            remainder = u2_sub(remainder, divisor);
-            quotient.x |= 1u;
+    bool sticky = false;
+    uint estimated;
+    if (M == 23 && quotient_from_estimate(dividend.x, divisor.x, estimated, sticky)) {
+        quotient.x = estimated;
+    } else {
+        uvec2 remainder = dividend;
+        for (int i = 0; i < M + 2; ++i) {
+            quotient = u2_shl1(quotient);
+            if (u2_ge(remainder, divisor)) {
+                remainder = u2_sub(remainder, divisor);
+                quotient.x |= 1u;
+            }
+            remainder = u2_shl1(remainder);
         }
-        remainder = u2_shl1(remainder);
+        sticky = !u2_is_zero(remainder);
     }
-    bool sticky = !u2_is_zero(remainder);
     int biased = exponent_a - exponent_b + BIAS;
     // Drop the guard bit, and for a subnormal result as many more bits as it lacks.
     int shift = biased >= 1 ? 1 : min(2 - biased, M + 3);

@@ -149,7 +149,8 @@
 
 /* P_FLOAT_TEST bits (SCATTER_VULKAN_DISABLE_FEATURES=subnormals / float_fast_path). */
 #define SCATTER_FLOAT_TEST_FLUSH 1 /* hardware float add/mul flush subnormals, as an FTZ device */
-#define SCATTER_FLOAT_TEST_SOFT 2  /* f32 mul always takes the integer path */
+#define SCATTER_FLOAT_TEST_SOFT 2  /* f32 mul always takes the integer path, f32 div the long division */
+#define SCATTER_FLOAT_TEST_ROUGH_DIVIDE 4 /* f32 div estimates up to 2 ulp off (as Vulkan allows) */
 
 /* Status words: the first failing flat position, or SCATTER_STATUS_NONE. */
 #define S_BAD_INDEX 0

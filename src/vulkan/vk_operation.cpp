@@ -193,7 +193,7 @@ void RecordedOperation::fill_parameters(int32_t* p) const {
         p[P_CHUNK_GRID_X] = int32_t(grid.x);
         p[P_CHUNK_GRID_Y] = int32_t(grid.y);
     }
-    p[P_FLOAT_TEST] = (device_.algorithms.keep_subnormals ? 0 : SCATTER_FLOAT_TEST_FLUSH) |
+    p[P_FLOAT_TEST] = (device_.algorithms.keep_subnormals ? 0 : SCATTER_FLOAT_TEST_FLUSH | SCATTER_FLOAT_TEST_ROUGH_DIVIDE) |
                       (device_.algorithms.float_fast_path ? 0 : SCATTER_FLOAT_TEST_SOFT);
     p[P_SLICE_OFFSET_BASE] = 0;
     p[P_SLICE_ROW_BASE] = int32_t(plan.slices);

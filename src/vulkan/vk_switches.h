@@ -40,7 +40,8 @@ struct AlgorithmSwitches {
     bool windows = true;               // tensors through binding windows where 4 hold them (else
                                        // by buffer device address, where the device has it)
     bool keep_subnormals = true;       // float shaders trust the hardware to keep subnormals
-    bool float_fast_path = true;       // f32 mul may use the hardware multiply where exact
+    bool float_fast_path = true;       // f32 mul may use the hardware multiply where exact, f32 div
+                                       // its quotient as an estimate (exact_divide.glsl)
     bool cpu_caches = true;            // a CPU device's paths may rely on its caches (vk_path.h)
     bool gpu_slab_limits = true;       // on a GPU, the slab path only where it measured faster
     bool reduction_constants = true;   // Scatter/Atomic pipelines specialized for the call's reduction

@@ -84,6 +84,53 @@ TEST_F(FloatExactness, DivisionIsCorrectlyRoundedLikeTheCpu) {
     }
 }
 
+// f32 division of normals with normal quotients, the case the hardware's estimate serves
+// (exact_divide.glsl: an estimate corrected by its exact remainder): random significands, exact
+// quotients (remainder 0), significands at the ends of [1, 2) (quotients next to 1 and to 2,
+// where the dividend is doubled or not), and each of those with its neighbours one and two ulps
+// away. The run under float_fast_path hidden (vulkan.soft_float) checks the long division.
+uint32_t f32_bits(uint32_t sign, uint32_t field, uint32_t fraction) { return sign << 31 | field << 23 | fraction; }
+
+TEST_F(FloatExactness, DivisionOfNormalsIsCorrectlyRoundedLikeTheCpu) {
+    std::mt19937_64 rng(41);
+    const size_t n = 60000;
+    Case c = one_to_one_case(SCATTER_DTYPE_F32, n);
+    const uint32_t edges[] = {0u, 1u, 2u, 0x7fffffu, 0x7ffffeu, 0x7ffffdu, 0x400000u, 0x3fffffu, 0x555555u, 0x2aaaaau};
+    for (size_t e = 0; e < n; ++e) {
+        const uint32_t field_a = 64 + uint32_t(rng() % 128), field_b = 64 + uint32_t(rng() % 128);
+        uint32_t a = f32_bits(uint32_t(rng() % 2), field_a, uint32_t(rng()) & 0x7fffffu);
+        uint32_t b = f32_bits(uint32_t(rng() % 2), field_b, uint32_t(rng()) & 0x7fffffu);
+        switch (e % 4) {
+            case 0: break;  // random significands
+            case 1: {       // a = b * k exactly: k's significand has at most 8 bits, b's 16
+                b &= ~0xffu;
+                const float k = float(1 + rng() % 255);
+                float product;
+                std::memcpy(&product, &b, 4);
+                product *= k;
+                std::memcpy(&a, &product, 4);
+                break;
+            }
+            case 2:  // significands at the ends of [1, 2)
+                a = f32_bits(uint32_t(rng() % 2), field_a, edges[rng() % 10]);
+                b = f32_bits(uint32_t(rng() % 2), field_b, edges[rng() % 10]);
+                break;
+            default:  // a neighbour of an end, one or two ulps away
+                a = f32_bits(0, field_a, edges[rng() % 10]) + uint32_t(rng() % 5) - 2u;
+                b = f32_bits(1, field_b, edges[rng() % 10]) + uint32_t(rng() % 5) - 2u;
+                break;
+        }
+        std::memcpy(&c.data[e * 4], &a, 4);
+        std::memcpy(&c.updates[e * 4], &b, 4);
+    }
+    c.options.reduction = SCATTER_REDUCTION_DIV;
+    Result want = run_case(cpu, c, Layout::Host);
+    ASSERT_EQ(want.status, SCATTER_OK);
+    Result got = run_case(vulkan, c, Layout::Buffer);
+    ASSERT_EQ(got.status, SCATTER_OK) << got.message;
+    expect_same_elements(got, want, 4, c);
+}
+
 // Add, sub, mul, max, min and mean on values crowded around the subnormal range: exponent fields
 // 0..3, operands near the threshold below which exact_arith.glsl adds in scaled form, signed
 // zeros, pairs x and -x, and products that land near or below the smallest normal. Bitwise
