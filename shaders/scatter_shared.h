@@ -53,6 +53,8 @@
 /* The slab's ordered fold by subgroups (scatter.comp `_sb`) stages a block of the tile's updates
  * (their slots, then their values) in this many words of shared memory beside the table. */
 #define SCATTER_SLAB_STAGE_WORDS 2048
+/* ... and queues each subgroup's updates in a ring of twice its width (scatter.comp `_sb`). */
+#define SCATTER_SLAB_QUEUE_WORDS (2 * SCATTER_WORKGROUP_SIZE)
 #define SCATTER_SMALL_ITEMS 4096
 #define SCATTER_MODE_ATOMIC_APPLY 0      /* atomic pass: each update into its target */
 #define SCATTER_MODE_ATOMIC_RESET 1      /* atomic pass, exclude_self: hit targets = identity */

@@ -174,7 +174,7 @@ const char* slab_refusal(const OpPlan& p, const PathDevice& d, const PathAlignme
     // longer loops fit too; else in workgroup-wide chunks, which the tiling was sized by.
     const bool by_subgroups =
         !atomics && p.reduction != SCATTER_REDUCTION_NONE && d.algorithms.slab_subgroups &&
-        words + SCATTER_SLAB_STAGE_WORDS <= d.shared_memory_bytes / 4 &&
+        words + SCATTER_SLAB_STAGE_WORDS + SCATTER_SLAB_QUEUE_WORDS <= d.shared_memory_bytes / 4 &&
         (d.loop_limit == 0 || slab_loop_iterations(p, t.range_targets * t.columns, items * t.columns, true) <=
                                   loop_budget(d.loop_limit));
     if (gpu_limits && p.reduction != SCATTER_REDUCTION_NONE && !by_subgroups) return gpu_limit;
