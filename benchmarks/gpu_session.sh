@@ -264,15 +264,18 @@ case "$mode" in
     ;;
   fold)  # files written as they are made (a short lease may end the command early)
     # The slab's ordered fold by subgroups (W2 and W10 take it on a GPU since 2026-11-27):
-    # every workload, then W2 and W10 with it hidden (the key sort takes them), PyTorch CUDA,
+    # every workload, then W2 and W10 with it hidden (the key sort takes them), W5 with
+    # float_fast_path hidden (f32 division the long way), PyTorch CUDA,
     # the table; --profile with pipeline statistics; the slab suite and the differential random
     # cases on the GPU.
     scatter devices > "$out/devices.txt" 2>&1
     bench_each "" "$all_workloads" --repeat 7 --json > "$out/vk.jsonl" 2> "$out/a.err"
     bench_each "slab_subgroups" "W2 W10" --repeat 7 --json > "$out/vk_no_slab_subgroups.jsonl" 2>> "$out/a.err"
+    # f32 division from the hardware's estimate (2026-11-28) against the long division.
+    bench_each "float_fast_path" "W5" --repeat 7 --json > "$out/vk_no_float_fast_path.jsonl" 2>> "$out/a.err"
     timeout 100 python3 "$here/peers_torch.py" --device cuda --workload all --repeat 7 --json > "$out/torch.jsonl" 2> "$out/torch.err"
     python3 "$here/gpu_table.py" "$out" > "$out/table.txt" 2>&1
-    SCATTER_VULKAN_PIPELINE_STATS=1 bench_each "" "W2 W10" --repeat 3 --profile > "$out/profile.txt" 2>&1
+    SCATTER_VULKAN_PIPELINE_STATS=1 bench_each "" "W2 W10 W5" --repeat 3 --profile > "$out/profile.txt" 2>&1
     bin=$(dirname "$(command -v scatter)")
     timeout 150 "$bin/scatter_vulkan_slab" > "$out/slab.log" 2>&1
     echo "slab rc=$? after $(( $(date +%s) - start_all ))s" >> "$out/table.txt"
