@@ -74,9 +74,10 @@ uvec2 fp_normalized(uvec2 bits, int M, int BIAS, out int exponent) {
 // low bit 0 where it reaches 2^24 (both exact as floats), in a few steps instead of 25 of long
 // division (W5, f32 `div`: the division was most of its fold on an H100): the hardware's
 // quotient, at most 2.5 ulp off by the spec (5 units of q), gives an estimate; its remainder
-// d * 2^24 - q * m, exact in 64 bits, then corrects it one unit at a time. False (the caller
-// divides the long way) where the estimate is more than 8 units off, which no conformant device
-// gives, or the test switch float_fast_path is hidden (SCATTER_FLOAT_TEST_SOFT). Lavapipe's
+// d * 2^24 - q * m, exact in 64 bits, then corrects it (by the remainder's float quotient, then
+// one unit). False (the caller divides the long way) where the estimate is more than 8 units
+// off, which no conformant device gives, or the test switch float_fast_path is hidden
+// (SCATTER_FLOAT_TEST_SOFT). Lavapipe's
 // quotient is correctly rounded: the test switch `subnormals` moves it by -2..+2 ulp.
 bool quotient_from_estimate(uint d, uint m, out uint q, out bool inexact) {
     q = 0u;
@@ -95,14 +96,20 @@ bool quotient_from_estimate(uint d, uint m, out uint q, out bool inexact) {
     int remainder = int(low);  // the whole remainder where high is its sign extension
     const int divisor = int(m);
     if (high != (remainder < 0 ? 0xffffffffu : 0u) || remainder < -8 * divisor || remainder >= 8 * divisor) return false;
-    while (remainder < 0) {
+    // No loops: llvmpipe counts every loop's iterations against its limit, even where the
+    // step's other reductions run masked, so a loop here cut c64 `add` folds short
+    // (LoopLimit). The float quotient of the remainder is within one of its floor.
+    const int k = int(floor(float(remainder) / float(divisor)));
+    q += uint(k);
+    remainder -= k * divisor;
+    if (remainder < 0) {
         --q;
         remainder += divisor;
-    }
-    while (remainder >= divisor) {
+    } else if (remainder >= divisor) {
         ++q;
         remainder -= divisor;
     }
+    if (remainder < 0 || remainder >= divisor) return false;
     inexact = remainder != 0;
     return true;
 }
