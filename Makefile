@@ -19,6 +19,12 @@ SANITIZER_BUILD_FLAGS = -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_C_FLAGS_RELWIT
   -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O1 -g1 -DNDEBUG"
 JOBS ?= $(shell nproc)
 CMAKE_FLAGS ?=
+# The sanitizer, fuzz and cross builds embed the shader modules that $(BUILD) compiled, where it
+# has them (cmake/shaders.cmake, SCATTER_SHADERS_FROM_BUILD: about a minute of glslang,
+# spirv-val and embedding saved per build, CI time), after bringing them up to date there.
+SHADERS_FROM = $(if $(wildcard $(BUILD)/src/vulkan/shaders/index.h),$(CURDIR)/$(BUILD))
+UPDATE_SHADERS = $(if $(SHADERS_FROM),cmake --build $(BUILD) -j $(JOBS) --target scatter_objects_shaders,true)
+SHADERS_FLAG = -DSCATTER_SHADERS_FROM_BUILD=$(SHADERS_FROM)
 
 .PHONY: all deps deps-build build demo test sanitize tsan fuzz bench micro-bench cross-aarch64 cross-mingw cross-test clean
 
@@ -52,14 +58,13 @@ test: build
 ASAN_TEST_OPTIONS = detect_leaks=1:malloc_context_size=6
 # ASan + UBSan over the suite but the labels no_sanitizer (reruns that only switch shaders or
 # device paths) and vulkan_shaders (the suites that check shader results over many pipelines:
-# tests/vulkan/CMakeLists.txt); make test runs those. lavapipe compiles without LLVM's
-# optimization passes there (GALLIVM_PERF=nopt, as make test's reruns do): this stage looks for
-# memory errors in host code, and most of its Vulkan time is pipeline compiles.
+# tests/vulkan/CMakeLists.txt); make test runs those.
 sanitize: deps
-	cmake -S . -B $(BUILD_ASAN) $(SANITIZER_BUILD_FLAGS) -DSCATTER_SANITIZE=ON \
+	$(UPDATE_SHADERS)
+	cmake -S . -B $(BUILD_ASAN) $(SANITIZER_BUILD_FLAGS) $(SHADERS_FLAG) -DSCATTER_SANITIZE=ON \
 	  -DSCATTER_BUILD_MICRO_BENCHMARKS=OFF $(CMAKE_FLAGS)
 	cmake --build $(BUILD_ASAN) -j $(JOBS)
-	cd $(BUILD_ASAN) && SCATTER_TEST_REQUIRE_VULKAN=1 GALLIVM_PERF=nopt ASAN_OPTIONS=$(ASAN_TEST_OPTIONS) LSAN_OPTIONS=suppressions=$(CURDIR)/tests/lsan.supp \
+	cd $(BUILD_ASAN) && SCATTER_TEST_REQUIRE_VULKAN=1 ASAN_OPTIONS=$(ASAN_TEST_OPTIONS) LSAN_OPTIONS=suppressions=$(CURDIR)/tests/lsan.supp \
 	  UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
 	  ctest --output-on-failure -j $(JOBS) -LE 'no_sanitizer|vulkan_shaders'
 
@@ -69,7 +74,8 @@ sanitize: deps
 # under TSan; ElementsAxis0StagedMaxInPlaceTail takes the same staged path), one Vulkan context
 # used from several threads, batches and interop.
 tsan: deps
-	cmake -S . -B $(BUILD_TSAN) $(SANITIZER_BUILD_FLAGS) -DSCATTER_SANITIZE_THREAD=ON -DSCATTER_BUILD_MICRO_BENCHMARKS=OFF \
+	$(UPDATE_SHADERS)
+	cmake -S . -B $(BUILD_TSAN) $(SANITIZER_BUILD_FLAGS) $(SHADERS_FLAG) -DSCATTER_SANITIZE_THREAD=ON -DSCATTER_BUILD_MICRO_BENCHMARKS=OFF \
 	  -DCMAKE_GTEST_DISCOVER_TESTS_DISCOVERY_MODE=PRE_TEST $(CMAKE_FLAGS)
 	cmake --build $(BUILD_TSAN) -j $(JOBS) --target scatter_unit_tests scatter_diff_random_cpu scatter_diff_large_cpu \
 	  scatter_vulkan_interop scatter_vulkan_atomics scatter_vulkan_basics scatter_vulkan_long_run
@@ -88,7 +94,8 @@ tsan: deps
 # docs/testing.md: how to run it for hours). Only the fuzzers are built: the tests run under
 # ASan + UBSan in `make sanitize` (CI time).
 fuzz: deps
-	CC=clang CXX=clang++ cmake -S . -B $(BUILD_FUZZ) $(SANITIZER_BUILD_FLAGS) -DSCATTER_SANITIZE=ON \
+	$(UPDATE_SHADERS)
+	CC=clang CXX=clang++ cmake -S . -B $(BUILD_FUZZ) $(SANITIZER_BUILD_FLAGS) $(SHADERS_FLAG) -DSCATTER_SANITIZE=ON \
 	  -DSCATTER_BUILD_FUZZERS=ON -DSCATTER_BUILD_SHARED=OFF -DSCATTER_BUILD_MICRO_BENCHMARKS=OFF \
 	  "-DCMAKE_C_FLAGS=-fsanitize=fuzzer-no-link -fno-sanitize-recover=all" \
 	  "-DCMAKE_CXX_FLAGS=-fsanitize=fuzzer-no-link -fno-sanitize-recover=all" $(CMAKE_FLAGS)
@@ -98,10 +105,12 @@ fuzz: deps
 # Cross builds (docs/embedding.md): aarch64 Linux tested under qemu-user, Windows (mingw-w64)
 # tested under wine. Each script installs its own packages.
 cross-aarch64:
-	JOBS=$(JOBS) bash scripts/cross-aarch64.sh $(BUILD_AARCH64)
+	$(UPDATE_SHADERS)
+	JOBS=$(JOBS) SCATTER_SHADERS_FROM_BUILD=$(SHADERS_FROM) bash scripts/cross-aarch64.sh $(BUILD_AARCH64)
 
 cross-mingw:
-	JOBS=$(JOBS) bash scripts/cross-mingw.sh $(BUILD_MINGW)
+	$(UPDATE_SHADERS)
+	JOBS=$(JOBS) SCATTER_SHADERS_FROM_BUILD=$(SHADERS_FROM) bash scripts/cross-mingw.sh $(BUILD_MINGW)
 
 cross-test: cross-aarch64 cross-mingw
 

@@ -3,6 +3,23 @@
 # (scatter::find_shader_code, declared in src/vulkan/shader_registry.h). One GLSL source per
 # algorithm; variants are produced by -D defines listed here, never by copied sources.
 
+# SCATTER_SHADERS_FROM_BUILD: another build tree of these same sources whose embedded modules
+# this build includes instead of running glslang, spirv-val and the embedding again. The SPIR-V
+# depends on neither the C++ compiler, its flags nor the target, and each build spends about a
+# minute of 2 cores on its modules: the Makefile's sanitizer, fuzz and cross builds reuse those
+# of `make build`'s tree (CI time), after bringing them up to date there. Empty: compile them.
+set(SCATTER_SHADERS_FROM_BUILD "" CACHE PATH
+  "A build tree of the same sources whose compiled shader modules to embed (empty: compile them here)")
+file(RELATIVE_PATH scatter_shaders_subdir ${PROJECT_BINARY_DIR} ${CMAKE_CURRENT_BINARY_DIR})
+if(SCATTER_SHADERS_FROM_BUILD)
+  set(SCATTER_SHADERS_FROM_DIR ${SCATTER_SHADERS_FROM_BUILD}/${scatter_shaders_subdir}/shaders)
+  if(NOT EXISTS ${SCATTER_SHADERS_FROM_DIR}/index.h)
+    message(FATAL_ERROR "SCATTER_SHADERS_FROM_BUILD=${SCATTER_SHADERS_FROM_BUILD}: no compiled modules in "
+                        "${SCATTER_SHADERS_FROM_DIR} (build its target scatter_objects_shaders first)")
+  endif()
+  message(STATUS "Shaders: the modules compiled in ${SCATTER_SHADERS_FROM_DIR}")
+endif()
+
 find_program(SCATTER_GLSLANG glslangValidator REQUIRED)
 # spirv-val checks every module where it is installed; the tests require it, a library-only
 # build (a subproject, make demo) does without.
@@ -58,6 +75,10 @@ ${scatter_enum_defines}#endif
 # to <name>.spv (validated), then the module embedded as the array scatter_spirv_<name> in <name>.h.
 function(scatter_compile_shader out_var)
   cmake_parse_arguments(ARG "" "NAME;SOURCE" "DEFINES" ${ARGN})
+  if(SCATTER_SHADERS_FROM_BUILD)  # the other tree's header, no rule here
+    set(${out_var} ${${out_var}} ${SCATTER_SHADERS_FROM_DIR}/${ARG_NAME}.h PARENT_SCOPE)
+    return()
+  endif()
   set(dir ${CMAKE_CURRENT_BINARY_DIR}/shaders)
   set(spv ${dir}/${ARG_NAME}.spv)
   set(header ${dir}/${ARG_NAME}.h)
@@ -167,8 +188,10 @@ function(scatter_embed_shaders target)
 
   set(includes "")
   set(entries "")
+  foreach(header ${headers})
+    string(APPEND includes "#include \"${header}\"\n")
+  endforeach()
   foreach(name ${names})
-    string(APPEND includes "#include \"shaders/${name}.h\"\n")
     string(APPEND entries "    {\"${name}\", scatter_spirv_${name}, sizeof(scatter_spirv_${name})},\n")
   endforeach()
   set(registry ${CMAKE_CURRENT_BINARY_DIR}/shader_registry.cpp)

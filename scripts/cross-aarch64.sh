@@ -5,7 +5,8 @@
 # Not run: tests needing a Vulkan device (no aarch64 Vulkan driver in the sysroot), and tests
 # driven by host runtimes that cannot load an aarch64 library or run an aarch64 CLI (Python,
 # Rust, C#, the CLI's pytest suites, conformance, the install consumer).
-# Usage: scripts/cross-aarch64.sh [build-dir]   (default build-aarch64; JOBS=N for parallelism)
+# Usage: scripts/cross-aarch64.sh [build-dir]   (default build-aarch64; JOBS=N for parallelism;
+#        SCATTER_SHADERS_FROM_BUILD=<host build tree> to embed its compiled shader modules)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 build=${1:-build-aarch64}
@@ -22,7 +23,8 @@ start=$(date +%s)
 cmake -S . -B "$build" -DCMAKE_BUILD_TYPE=Release \
   -DCMAKE_TOOLCHAIN_FILE="$PWD/cmake/toolchain-aarch64-linux-gnu.cmake" \
   -DVulkanHeaders_DIR="$stage/cmake" -DCLI11_DIR="$stage/cmake" -Dnlohmann_json_DIR="$stage/cmake" \
-  -DSCATTER_VOLK_INCLUDE_DIR="$stage/include" -DSCATTER_BUILD_VULKAN_DEVICE_TESTS=OFF
+  -DSCATTER_VOLK_INCLUDE_DIR="$stage/include" -DSCATTER_BUILD_VULKAN_DEVICE_TESTS=OFF \
+  -DSCATTER_SHADERS_FROM_BUILD="${SCATTER_SHADERS_FROM_BUILD:-}"
 cmake --build "$build" -j "$jobs"
 built=$(date +%s)
 echo "cross-aarch64: configure + build took $((built - start)) s"

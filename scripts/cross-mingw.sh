@@ -4,7 +4,8 @@
 # exactly the scatter_* functions of the header, and runs under wine, headless: the header tests,
 # run-time loading with LoadLibrary, static linking, the C API unit tests, the reference tests,
 # and a Vulkan smoke test through wine's vulkan-1.dll on the host's lavapipe.
-# Usage: scripts/cross-mingw.sh [build-dir]   (default build-mingw; JOBS=N for parallelism)
+# Usage: scripts/cross-mingw.sh [build-dir]   (default build-mingw; JOBS=N for parallelism;
+#        SCATTER_SHADERS_FROM_BUILD=<host build tree> to embed its compiled shader modules)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 build=${1:-build-mingw}
@@ -33,7 +34,8 @@ cmake -S . -B "$build" -DCMAKE_BUILD_TYPE=Release \
   -DSCATTER_BUILD_TOOLS=OFF \
   -DVulkanHeaders_DIR="$stage/cmake" -DCLI11_DIR="$stage/cmake" -Dnlohmann_json_DIR="$stage/cmake" \
   -DSCATTER_VOLK_INCLUDE_DIR="$stage/include" \
-  -DCMAKE_GTEST_DISCOVER_TESTS_DISCOVERY_MODE=PRE_TEST
+  -DCMAKE_GTEST_DISCOVER_TESTS_DISCOVERY_MODE=PRE_TEST \
+  -DSCATTER_SHADERS_FROM_BUILD="${SCATTER_SHADERS_FROM_BUILD:-}"
 # The library and the tests that build on Windows: tests/diff and tests/errors use POSIX calls
 # (dlopen, setenv) in their mains, so they are not built here.
 cmake --build "$build" -j "$jobs" --target scatter_shared scatter_static scatter_demo \

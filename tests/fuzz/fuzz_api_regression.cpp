@@ -2,6 +2,8 @@
 // files and folders named on the command line (the committed corpus, crash inputs libFuzzer
 // saved), then SCATTER_FUZZ_RANDOM_INPUTS pseudo-random inputs (default 20000) from a fixed seed.
 // The backends come from SCATTER_FUZZ_BACKENDS as for the fuzzer ("cpu" or "cpu,vulkan").
+// A folder's files run in name order; SCATTER_FUZZ_CORPUS_STRIDE=N runs every Nth of them only
+// (a fixed sample, for slow backends).
 #include <chrono>
 #include <cstdint>
 #include <cstdio>
@@ -9,6 +11,7 @@
 #include <filesystem>
 #include <fstream>
 #include <iterator>
+#include <algorithm>
 #include <string>
 #include <vector>
 
@@ -50,12 +53,17 @@ void save_slow_input(const std::vector<uint8_t>& input, long index, double secon
 
 int main(int argc, char** argv) {
     LLVMFuzzerInitialize(&argc, &argv);
+    const char* stride_text = std::getenv("SCATTER_FUZZ_CORPUS_STRIDE");
+    const size_t stride = stride_text != nullptr && std::atol(stride_text) > 0 ? size_t(std::atol(stride_text)) : 1;
     for (int i = 1; i < argc; ++i) {
         const std::filesystem::path path = argv[i];
         std::error_code error;
         if (std::filesystem::is_directory(path, error)) {
+            std::vector<std::filesystem::path> files;
             for (const auto& entry : std::filesystem::directory_iterator(path))
-                if (entry.is_regular_file()) run_file(entry.path());
+                if (entry.is_regular_file()) files.push_back(entry.path());
+            std::sort(files.begin(), files.end());
+            for (size_t f = 0; f < files.size(); f += stride) run_file(files[f]);
         } else if (!run_file(path)) {
             std::fprintf(stderr, "cannot open %s\n", argv[i]);
             return 1;
