@@ -2,6 +2,7 @@
 
 #include <dlfcn.h>
 
+#include <cstdio>
 #include <cstdlib>
 #include <mutex>
 #include <string>
@@ -18,6 +19,32 @@ void count_problems(void* user, scatter_log_level level, const char* message) {
 }
 
 }  // namespace
+
+bool sweep_selects(int dtype_position, scatter_reduction reduction, bool order_free) {
+    const char* value = std::getenv("SCATTER_TEST_SWEEP");
+    if (value == nullptr) return true;
+    bool selected = true;
+    std::string rest = value;
+    while (!rest.empty()) {  // every comma-separated term must select the case
+        const size_t comma = rest.find(',');
+        const std::string term = rest.substr(0, comma);
+        rest = comma == std::string::npos ? "" : rest.substr(comma + 1);
+        int share = -1, shares = 0, end = 0;
+        if (term == "order_free") {
+            selected = selected && order_free;
+        } else if (term == "ordered") {
+            selected = selected && !order_free && reduction != SCATTER_REDUCTION_NONE;
+        } else if (std::sscanf(term.c_str(), "share:%d/%d%n", &share, &shares, &end) == 2 && term[size_t(end)] == '\0' &&
+                   shares > 0 && share >= 0 && share < shares) {
+            selected = selected && dtype_position % shares == share;
+        } else {
+            ADD_FAILURE() << "SCATTER_TEST_SWEEP=" << value << ": expected order_free, ordered or share:K/N (0 <= K < N), "
+                          << "comma-separated";
+            return true;
+        }
+    }
+    return selected;
+}
 
 bool on_lavapipe() {
     const char* driver = std::getenv("SCATTER_TEST_VULKAN_DRIVER");

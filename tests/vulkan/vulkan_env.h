@@ -69,4 +69,19 @@ scatter_status create_vulkan_context(ValidationLog* log, scatter_context* out);
 // True when the environment demands a working Vulkan device.
 bool vulkan_required();
 
+// Which cases of an every-dtype-and-reduction sweep this run checks (SCATTER_TEST_SWEEP), for
+// the suites' reruns under a switch, whose sweeps are most of their time (CI time):
+//   unset        every case
+//   order_free   the order-free reductions only (`order_free`): a switch that changes only
+//                their code (the slab's shared atomics, the atomic path hidden)
+//   ordered      the others but `none`: a switch that changes only the ordered folds
+//   share:K/N    the dtypes at positions equal to K modulo N in the sweep (`dtype_position`): a
+//                switch that changes every case's code, the other shares in other reruns. By
+//                dtype, not by case: on lavapipe a sweep's time is its pipelines' compiles, one
+//                set per dtype whichever of its cases run (a quarter of the cases, every dtype:
+//                the same 25 s as all of them).
+// Terms combine, comma-separated (ordered,share:0/2: both must hold). A malformed value fails
+// the test.
+bool sweep_selects(int dtype_position, scatter_reduction reduction, bool order_free);
+
 }  // namespace vulkan_test
