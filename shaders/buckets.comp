@@ -17,11 +17,14 @@
 // Deterministic reductions group their items with a stable radix sort of the keys instead
 // (radix_sort.comp, src/vulkan/vk_radix_sort.h), the same work per item however many share a key:
 //   ITEM_KEYS  each item's key (P_KEY_COUNT when skipped, sorted last; elements validate here as
-//              in COUNT), and whether any key is below its predecessor's (the order word, one
-//              atomic per workgroup): keys already in order skip the sort (segment sums,
-//              embedding updates, indices sorted along the last axis).
-//   KEY_RANGES at the last item of each key in sorted order: the key's range of the sorted items
-//              (start, count), found by a galloping search back to the run's first.
+//              in COUNT), and whether any key is below its predecessor's along the axis
+//              (P_ORDER_STRIDE items back; the order word, one atomic per workgroup): keys
+//              already in order skip the sort (segment sums, embedding updates, indices sorted
+//              along any axis). A key's items all lie on one fiber along the axis, so in order
+//              they are one run along it: start, start + stride, ...
+//   KEY_RANGES at the last item of each key in sorted order (in order: along the axis): the key's
+//              range of the sorted items (start, count), found by a galloping search back to the
+//              run's first.
 //   CHUNK_ARGS on a loop-limited driver (lavapipe), where APPLY_TARGETS folds a key's updates in
 //              chunk passes: the indirect grid of each chunk pass, empty where no key reaches it.
 // The scatter pass then reads winner or count/start/list (scatter.comp, target modes).
@@ -139,13 +142,16 @@ void sort_bucket(uint first, uint n) {
     }
 }
 
-// The first position of the run of `key` that ends at `last` in the sorted keys at `base`:
-// galloping back (1, 2, 4, ... positions), then a binary search, O(log run) reads.
-uint run_first(uint base, uint last, uint key) {
-    uint known = last, below = 0u;  // the run starts in [below, known]
+// The first of the run of `key` that ends at `last` in the keys at `base`, every `stride`-th
+// key from `last` back (the sorted keys: 1; in order along the axis: P_ORDER_STRIDE), as a
+// count of strides from the chain's first key: galloping back (1, 2, 4, ... strides), then a
+// binary search, O(log run) reads. The chain's keys before the run are below `key`.
+uint run_first(uint base, uint last, uint stride, uint key) {
+    const uint origin = last % stride;  // the chain's first key
+    uint known = last / stride, below = 0u;  // the run starts in [below, known], in strides
     for (uint step = 1u; step <= known; step <<= 1u) {
         uint probe = known - step;
-        if (scratch_word(base + probe) != key) {
+        if (scratch_word(base + origin + probe * stride) != key) {
             below = probe + 1u;
             break;
         }
@@ -153,7 +159,7 @@ uint run_first(uint base, uint last, uint key) {
     }
     while (below < known) {
         uint mid = (below + known) >> 1u;
-        if (scratch_word(base + mid) < key) below = mid + 1u;
+        if (scratch_word(base + origin + mid * stride) < key) below = mid + 1u;
         else known = mid;
     }
     return below;
@@ -169,8 +175,9 @@ void item_keys(uint id) {
         int key = key_of(int(id));
         uint k = key < 0 ? skipped : uint(key);
         scratch_store_word(uint(param(P_ITEM_KEYS_BASE)) + id, k);
-        if (id > 0u) {
-            int previous = key_of(int(id) - 1);
+        const uint stride = uint(param(P_ORDER_STRIDE));
+        if (id >= stride) {
+            int previous = key_of(int(id - stride));
             if ((previous < 0 ? skipped : uint(previous)) > k) atomicOr(group_descents, 1u);
         }
     }
@@ -183,12 +190,16 @@ void item_keys(uint id) {
 bool keys_were_in_order() { return scratch_word(uint(param(P_KEY_ORDER_WORD))) == 0u; }
 
 void key_range(uint id) {
-    uint base = uint(param(keys_were_in_order() ? P_ITEM_KEYS_BASE : P_SORTED_KEYS_BASE));
+    const bool in_order = keys_were_in_order();
+    uint base = uint(param(in_order ? P_ITEM_KEYS_BASE : P_SORTED_KEYS_BASE));
+    const uint stride = in_order ? uint(param(P_ORDER_STRIDE)) : 1u;
     uint key = scratch_word(base + id);
     if (key >= uint(param(P_KEY_COUNT))) return;  // skipped items
-    if (id + 1u < pc.count && scratch_word(base + id + 1u) == key) return;  // not its run's last
-    uint first = run_first(base, id, key);
-    uint n = id + 1u - first;
+    if (id + stride < pc.count && scratch_word(base + id + stride) == key) return;  // not its run's last
+    // (Items on different fibers have different keys: a run never crosses into the next fiber.)
+    const uint first_stride = run_first(base, id, stride, key);
+    uint first = id % stride + first_stride * stride;
+    uint n = id / stride + 1u - first_stride;
     // As in ALLOCATE: APPLY_TARGETS's loops over this key would be cut short on a loop-limited
     // driver, beyond the chunks it is recorded with; within them, CHUNK_ARGS needs the longest.
     uint limit = uint(param(P_HITS_LIMIT)), chunk = uint(param(P_CHUNK_ITEMS));

@@ -332,10 +332,11 @@ void slab_none(int g) {
     }
 }
 #else
-// Entry k of a key's list: the item (its position), from the sorted list at `first`, or k + start
-// itself when the key sort was skipped because the keys were in order.
+// Entry k of a key's list: the item (its position), from the sorted list at `first`, or
+// start + k strides along the axis when the key sort was skipped because the keys were in order
+// (P_KEY_ORDER_WORD).
 int list_item(bool identity_list, uint start, uint first, uint k) {
-    return identity_list ? int(start + k) : int(scratch_word(first + k));
+    return identity_list ? int(start + k * uint(param(P_ORDER_STRIDE))) : int(scratch_word(first + k));
 }
 
 // Reductions: folds t's updates, sorted into row-major order by the buckets passes, into a
@@ -509,8 +510,10 @@ void apply_segment(int id, uint chunk) {
     const bool in_order = order_word >= 0 && scratch_word(uint(order_word)) == 0u;
     const uint keys = uint(param(in_order ? P_ITEM_KEYS_BASE : P_SORTED_KEYS_BASE));
     const uint key = scratch_word(keys + uint(s));
-    if (key >= uint(param(P_KEY_COUNT))) return;                 // skipped items, sorted last
-    if (s > 0 && scratch_word(keys + uint(s - 1)) == key) return;  // not the first of its run
+    if (key >= uint(param(P_KEY_COUNT))) return;  // skipped items, sorted last
+    // Not the first of its run (in order: the run is along the axis).
+    const int stride = in_order ? param(P_ORDER_STRIDE) : 1;
+    if (s >= stride && scratch_word(keys + uint(s - stride)) == key) return;
     apply_target(segment_target(int(key), rest), chunk);
 }
 

@@ -116,8 +116,9 @@
                                 P_KEY_COUNT when skipped) for the radix sort */
 #define P_SORTED_KEYS_BASE 32 /* key sort: the keys sorted, beside their items in P_LIST_BASE */
 #define P_KEY_ORDER_WORD 33  /* key sort: a scratch word, 0 while ITEM_KEYS finds every item's key
-                                at or above its predecessor's (the sort is skipped, the keys stay
-                                at P_ITEM_KEYS_BASE and item j is list entry j); -1 otherwise */
+                                at or above its predecessor's along the axis (P_ORDER_STRIDE): the
+                                sort is skipped, the keys stay at P_ITEM_KEYS_BASE and a key's
+                                items are start, start + stride, ...; -1 otherwise */
 #define P_CONTIGUOUS 34      /* bit T_*: that tensor's strides are row-major (its element offset
                                 is its flat position: no division per dimension) */
 #define P_KEY_COUNT 35       /* target path: keys (out elements, or target rows); the sorted
@@ -128,7 +129,10 @@
 #define P_CHUNK_GRID_Y 38    /* CHUNK_ARGS gives to each chunk pass a key still needs, else 0 workgroups */
 #define P_SLAB_RANGE_TARGETS 39 /* slab path: targets per tile along the axis (the axis length
                                 unless a tile's fibers are split into target ranges) */
-#define P_TENSORS 40         /* first tensor block (a multiple of 4: the block is ivec4s) */
+#define P_ORDER_STRIDE 40    /* key sort: items from one item to the next along the axis
+                                (elements: the index elements after the axis, so indices sorted
+                                along any axis are in order; rows/nd: 1, the slices' order) */
+#define P_TENSORS 44         /* first tensor block (a multiple of 4: the block is ivec4s) */
 
 /* One tensor block: rank, element size, byte position of element 0 in the bound windows,
  * then shape and strides (in elements). */

@@ -186,6 +186,7 @@ void RecordedOperation::fill_parameters(int32_t* p) const {
     p[P_ITEM_KEYS_BASE] = int32_t(target.item_keys);
     p[P_SORTED_KEYS_BASE] = int32_t(target.sorted_keys);
     p[P_KEY_ORDER_WORD] = target.key_sort ? int32_t(target.total) : -1;
+    p[P_ORDER_STRIDE] = int32_t(target.order_stride);
     p[P_KEY_COUNT] = int32_t(target.keys);
     if (chunk_passes() > 1) {
         const Grid grid = grid_of(target.apply_invocations, fold_whole_grid() ? 0 : device_.looping_groups);

@@ -273,6 +273,8 @@ PathChoice choose_path(const OpPlan& p, const PathDevice& d, const PathAlignment
             t.chunks = uint32_t(std::clamp<int64_t>(needed, 1, kMaxTargetChunks));
         }
         t.segments = segments;
+        if (!slices)
+            for (uint32_t dim = uint32_t(p.axis) + 1; dim < p.indices.rank; ++dim) t.order_stride *= p.indices.shape[dim];
         t.item_keys = t.sort.keys[0];
         t.sorted_keys = t.sort.keys[radix_sort_result_slot(t.sort)];
         t.list = t.sort.payloads[radix_sort_result_slot(t.sort)];

@@ -58,6 +58,11 @@ struct TargetLayout {
     uint64_t winner = 0, counts = 0, total = 0, start = 0, rank = 0, list = 0;
     bool key_sort = false;         // (`total` is then the order word: 0 while the items' keys
                                    // are in order, which skips the sort; see P_KEY_ORDER_WORD)
+    // key_sort: items from one item to the next along the axis, whose keys must not descend for
+    // the sort to be skipped (P_ORDER_STRIDE). elements: the index elements after the axis, so
+    // indices sorted along an outer axis (a segment sum broadcast over columns) skip it too;
+    // rows/nd: 1.
+    int64_t order_stride = 1;
     RadixSortLayout sort;          // key_sort: keys 0..keys (keys: a skipped item), in scratch
     uint64_t item_keys = 0;        // key_sort: where ITEM_KEYS writes them (the sort's slot 0)
     uint64_t sorted_keys = 0;      // key_sort: the sorted keys (the result slot)

@@ -504,6 +504,79 @@ TEST_F(KeySort, LongElementsFibersMatchTheCpu) {
     }
 }
 
+// `elements` along `axis` with every fiber of indices sorted along the axis and runs of about
+// `run` equal targets; `ends`: under policy skip the last few positions of each fiber out of
+// range (skipped, keys sorted last), under clamp the first few below and the last few above
+// the range (clamped to the ends), else none. Some indices are written negative.
+Case sorted_fibers_case(std::mt19937_64& rng, scatter_dtype dtype, scatter_reduction reduction,
+                        const std::vector<int64_t>& data_shape, const std::vector<int64_t>& index_shape, int axis,
+                        int64_t run, scatter_out_of_range ends) {
+    Case c;
+    c.op = Op::elements;
+    set_kind(rng, dtype, reduction, Pattern::Sorted, &c);
+    c.options.out_of_range = ends;
+    c.options.axis = axis;
+    c.data_shape = data_shape;
+    c.index_shape = c.update_shape = index_shape;
+    const int64_t s = data_shape[size_t(axis)], n = index_shape[size_t(axis)];
+    int64_t after = 1;
+    for (size_t d = size_t(axis) + 1; d < index_shape.size(); ++d) after *= index_shape[d];
+    const int64_t count = element_count(index_shape), fibers = count / n;
+    std::vector<std::vector<int64_t>> sorted(static_cast<size_t>(fibers));
+    for (auto& fiber : sorted) {
+        const int64_t span = std::max<int64_t>(1, n / run), low = int64_t(rng() % uint64_t(s - span + 1));
+        for (int64_t k = 0; k < n; ++k) fiber.push_back(low + int64_t(rng() % uint64_t(span)));
+        std::sort(fiber.begin(), fiber.end());
+        for (int64_t k = 0; k < 3 && ends != SCATTER_OUT_OF_RANGE_ERROR; ++k) {
+            fiber[size_t(n - 1 - k)] = s + int64_t(rng() % 4);
+            if (ends == SCATTER_OUT_OF_RANGE_CLAMP) fiber[size_t(k)] = -s - 1 - int64_t(rng() % 4);
+        }
+    }
+    c.indices.resize(size_t(count) * (c.index_i64 ? 8 : 4));
+    for (int64_t e = 0; e < count; ++e) {
+        const int64_t along = (e / after) % n, fiber = e / (after * n) * after + e % after;
+        int64_t v = sorted[size_t(fiber)][size_t(along)];
+        if (v >= 0 && v < s && rng() % 4 == 0) v -= s;  // the same target, written negative
+        put_index(&c.indices, c.index_i64, size_t(e), v);
+    }
+    fill_values(rng, &c);
+    return c;
+}
+
+// Indices sorted along an outer or middle axis (a segment sum broadcast over columns, as
+// PyTorch's scatter_add along dim 0 with an expanded index): ITEM_KEYS finds every key at or
+// above the key one stride back along the axis (P_ORDER_STRIDE) and the sort is skipped, each
+// key's items then being every stride-th from its first (KEY_RANGES' search and the folds step
+// by the stride). Runs of several updates per target, so an item one off the stride shows;
+// chains that cross from one outer position to the next; skipped and clamped ends; in place
+// (APPLY_SEGMENTS); index dims shorter than data's.
+TEST_F(KeySort, ElementsSortedAlongAnOuterAxisFoldLikeTheCpu) {
+    std::mt19937_64 rng(137);
+    struct Sorted {
+        scatter_dtype dtype;
+        scatter_reduction r;
+        bool exclude_self, in_place;
+        std::vector<int64_t> data, index;
+        int axis;
+        scatter_out_of_range ends;
+    };
+    const std::vector<Sorted> cases = {
+        {SCATTER_DTYPE_F32, SCATTER_REDUCTION_ADD, false, false, {40000, 3}, {12000, 2}, 0, SCATTER_OUT_OF_RANGE_ERROR},
+        {SCATTER_DTYPE_F16, SCATTER_REDUCTION_MEAN, true, false, {2, 40000, 3}, {2, 9000, 3}, 1, SCATTER_OUT_OF_RANGE_ERROR},
+        {SCATTER_DTYPE_F64, SCATTER_REDUCTION_MUL, false, true, {40000, 2}, {8000, 2}, 0, SCATTER_OUT_OF_RANGE_ERROR},
+        {SCATTER_DTYPE_F32, SCATTER_REDUCTION_DIV, false, false, {40000, 3}, {6000, 3}, 0, SCATTER_OUT_OF_RANGE_SKIP},
+        {SCATTER_DTYPE_C64, SCATTER_REDUCTION_SUB, true, true, {40000, 2}, {5000, 2}, 0, SCATTER_OUT_OF_RANGE_CLAMP},
+        {SCATTER_DTYPE_I16, SCATTER_REDUCTION_MEAN, false, false, {3, 40000, 2}, {2, 7000, 2}, 1, SCATTER_OUT_OF_RANGE_SKIP},
+    };
+    for (const Sorted& k : cases) {
+        Case c = sorted_fibers_case(rng, k.dtype, k.r, k.data, k.index, k.axis, 4, k.ends);
+        if (k.exclude_self) c.options.flags |= SCATTER_OPTION_EXCLUDE_SELF;
+        c.in_place = k.in_place;
+        check(c, std::string(scatter_dtype_name(k.dtype)) + " " + scatter_reduction_name(k.r) + ", sorted along axis " +
+                     std::to_string(k.axis));
+    }
+}
+
 // Failures leave out unchanged: an index error under policy ERROR, an integer division by zero.
 TEST_F(KeySort, FailuresWriteNothing) {
     std::mt19937_64 rng(83);
