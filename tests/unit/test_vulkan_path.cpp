@@ -530,6 +530,28 @@ TEST(VulkanPath, TargetPathReductionsSortTheirItemsByKey) {
     EXPECT_FALSE(c.target.key_sort);
 }
 
+// The key sort is skipped when every item's key is at or above the key one order stride back:
+// along the axis, so that indices sorted along any axis of `elements` count as in order.
+TEST(VulkanPath, KeysAreInOrderAlongTheAxis) {
+    // elements along an outer axis (GPUs: the key sort, not the slab): the index elements after it.
+    PathChoice c = choose(elements(SCATTER_DTYPE_F32, {40000, 64}, {20000, 64}, 0, SCATTER_REDUCTION_ADD), nvidia());
+    ASSERT_TRUE(c.target.key_sort) << c.why;
+    EXPECT_EQ(c.target.order_stride, 64);
+    c = choose(elements(SCATTER_DTYPE_F32, {3, 40000, 5, 2}, {2, 9000, 4, 2}, 1, SCATTER_REDUCTION_MUL), nvidia());
+    ASSERT_TRUE(c.target.key_sort) << c.why;
+    EXPECT_EQ(c.target.order_stride, 8);  // 4 x 2: index dims, not data's
+    // Along the last axis, and rows/nd: the next item.
+    c = choose(elements(SCATTER_DTYPE_F32, {65536}, {65536}, 0, SCATTER_REDUCTION_ADD), nvidia());
+    ASSERT_TRUE(c.target.key_sort) << c.why;
+    EXPECT_EQ(c.target.order_stride, 1);
+    c = choose(elements(SCATTER_DTYPE_F32, {2, 40000}, {2, 6000}, 1, SCATTER_REDUCTION_ADD), lavapipe());
+    ASSERT_TRUE(c.target.key_sort) << c.why;
+    EXPECT_EQ(c.target.order_stride, 1);
+    c = choose(rows(SCATTER_DTYPE_F32, 255, 8, 5000, SCATTER_REDUCTION_ADD), nvidia());
+    ASSERT_TRUE(c.target.key_sort) << c.why;
+    EXPECT_EQ(c.target.order_stride, 1);
+}
+
 // On a loop-limited driver the key sort's APPLY_TARGETS folds a key's updates in chunks of what
 // one invocation can fold: as many passes as the items could need, up to kMaxTargetChunks.
 // APPLY_QUADS: 16 bytes of a target row per invocation where rows are a whole number of 16
