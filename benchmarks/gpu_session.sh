@@ -54,7 +54,7 @@ variants=(
   "key_sort W2,W4,W5,W6,W9,W10,W12,W13"
   "atomic_path W8,W14"
 )
-all_workloads="W1 W2 W3 W4 W5 W6 W7 W8 W9 W10 W11 W12 W13 W14"
+all_workloads="W1 W2 W3 W4 W5 W6 W7 W8 W9 W10 W11 W12 W13 W14 W16"
 
 # One process per workload, so that no workload runs after others (on an H200 the same path
 # ran up to 3-4x slower as the 14th workload of a process than alone: W14, 2026-11-26).

@@ -38,8 +38,9 @@ def random_tensor(generator, dtype, shape, low, high):
 
 def shape_indices(workload, indices, generator):
     """The workload's index distribution (as tools/bench_workloads.cpp): targets_per_row draws each
-    fiber's indices from that many targets; indices_sorted sorts them along the axis (rows: all of
-    them; nd: the index tuples, lexicographically)."""
+    fiber's indices from that many targets; indices_broadcast gives every fiber the first one's
+    (an index vector expanded over the other dims); indices_sorted sorts them along the axis
+    (rows: all of them; nd: the index tuples, lexicographically)."""
     shape = workload["data"]
     if workload.get("targets_per_row"):
         axis = workload["axis"] % len(shape)
@@ -48,6 +49,13 @@ def shape_indices(workload, indices, generator):
         targets = torch.randint(0, shape[axis], choice_shape, generator=generator)
         pick = torch.randint(0, workload["targets_per_row"], indices.shape, generator=generator)
         indices = torch.gather(targets, axis, pick)
+    if workload.get("indices_broadcast"):
+        axis = workload["axis"] % len(shape)
+        first = indices
+        for d in range(indices.dim()):
+            if d != axis:
+                first = first.narrow(d, 0, 1)
+        indices = first.expand(indices.shape).contiguous()
     if not workload.get("indices_sorted"):
         return indices
     if workload["op"] == "elements":

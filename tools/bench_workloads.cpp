@@ -114,6 +114,9 @@ Workload parse_workload(const nlohmann::json& row) {
     workload.targets_per_row = row.value("targets_per_row", int64_t(0));
     if (workload.targets_per_row < 0 || (workload.targets_per_row > 0 && workload.op != ScatterOp::elements))
         throw std::logic_error("workload table: targets_per_row is for elements workloads, and positive");
+    workload.indices_broadcast = row.value("indices_broadcast", false);
+    if (workload.indices_broadcast && workload.op != ScatterOp::elements)
+        throw std::logic_error("workload table: indices_broadcast is for elements workloads");
     return workload;
 }
 
@@ -147,6 +150,19 @@ void shape_indices(const Workload& workload, Random& random, int64_t* indices) {
             for (int64_t& target : targets) target = int64_t(random.below(uint64_t(bounds[0])));
             for (uint64_t k = 0; k < length; ++k)
                 indices[first + k * step] = targets[random.below(targets.size())];
+        });
+    }
+    if (workload.indices_broadcast) {  // the first fiber's indices in every fiber
+        uint64_t first_fiber = 0, first_step = 0;
+        bool first = true;
+        for_each_fiber(workload, [&](uint64_t start, uint64_t step, uint64_t length) {
+            if (first) {
+                first_fiber = start;
+                first_step = step;
+                first = false;
+                return;
+            }
+            for (uint64_t k = 0; k < length; ++k) indices[start + k * step] = indices[first_fiber + k * first_step];
         });
     }
     if (!workload.indices_sorted) return;
@@ -186,6 +202,7 @@ std::string Workload::describe() const {
             shape_text(indices_shape);
     if (indices_sorted) text += " sorted";
     if (targets_per_row > 0) text += " " + std::to_string(targets_per_row) + "/row";
+    if (indices_broadcast) text += " broadcast";
     return text;
 }
 

@@ -1,4 +1,4 @@
-// The standard workloads W1-W15 (docs/cli.md): their definitions, read from the table
+// The standard workloads W1-W16 (docs/cli.md): their definitions, read from the table
 // benchmarks/workloads.json (embedded at build time), and their inputs, generated from a fixed seed.
 #pragma once
 
@@ -23,6 +23,9 @@ struct Workload {
     // Index distribution: uniform over the target axis, unless
     bool indices_sorted = false;  // non-decreasing along the axis (rows: over all; nd: lexicographic)
     int64_t targets_per_row = 0;  // elements, > 0: each fiber's indices over this many targets only
+    // elements: every fiber of indices along the axis the same (an index vector expanded over
+    // the other dims: PyTorch's scatter_add with index.expand, a GNN's message aggregation)
+    bool indices_broadcast = false;
     bool large = false;           // gigabytes of tensors: run only when named, never as part of "all"
 
     std::string describe() const;
