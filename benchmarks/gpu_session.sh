@@ -266,8 +266,8 @@ case "$mode" in
     # The slab's ordered fold by subgroups (W2 and W10 take it on a GPU since 2026-11-27):
     # every workload, then W2 and W10 with it hidden (the key sort takes them), W5 with
     # float_fast_path hidden (f32 division the long way), PyTorch CUDA,
-    # the table; --profile with pipeline statistics; the slab suite and the differential random
-    # cases on the GPU.
+    # the table; --profile with pipeline statistics; the slab suite, the key sort's sorted-fiber
+    # tests and the differential random cases on the GPU.
     scatter devices > "$out/devices.txt" 2>&1
     bench_each "" "$all_workloads" --repeat 7 --json > "$out/vk.jsonl" 2> "$out/a.err"
     bench_each "slab_subgroups" "W2 W10" --repeat 7 --json > "$out/vk_no_slab_subgroups.jsonl" 2>> "$out/a.err"
@@ -280,6 +280,11 @@ case "$mode" in
     timeout 150 "$bin/scatter_vulkan_slab" > "$out/slab.log" 2>&1
     echo "slab rc=$? after $(( $(date +%s) - start_all ))s" >> "$out/table.txt"
     grep -E '^\[  (PASSED|FAILED) |Failure|trace:' "$out/slab.log" | head -30 >> "$out/table.txt"
+    # Keys in order along an outer axis (2026-11-28: the sort skipped, folds by the stride).
+    timeout 60 "$bin/scatter_vulkan_key_sort" --gtest_filter='KeySort.ElementsSortedAlong*:KeySort.LongElements*' \
+      > "$out/key_sort.log" 2>&1
+    echo "key_sort rc=$? after $(( $(date +%s) - start_all ))s" >> "$out/table.txt"
+    grep -E '^\[  (PASSED|FAILED) |Failure|trace:' "$out/key_sort.log" | head -30 >> "$out/table.txt"
     timeout "${2:-120}" "$bin/scatter_diff_random_vulkan" > "$out/diff_random.log" 2>&1
     echo "diff_random rc=$? after $(( $(date +%s) - start_all ))s" >> "$out/table.txt"
     ;;
