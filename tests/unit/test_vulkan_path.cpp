@@ -533,8 +533,10 @@ TEST(VulkanPath, TargetPathReductionsSortTheirItemsByKey) {
 // The key sort is skipped when every item's key is at or above the key one order stride back:
 // along the axis, so that indices sorted along any axis of `elements` count as in order.
 TEST(VulkanPath, KeysAreInOrderAlongTheAxis) {
-    // elements along an outer axis (GPUs: the key sort, not the slab): the index elements after it.
-    PathChoice c = choose(elements(SCATTER_DTYPE_F32, {40000, 64}, {20000, 64}, 0, SCATTER_REDUCTION_ADD), nvidia());
+    // elements along an outer axis (GPUs: the key sort, not the slab): the index elements after
+    // it. W16 (one sorted index vector expanded over 64 columns, 32 M items).
+    PathChoice c = choose(elements(SCATTER_DTYPE_F32, {50000, 64}, {500000, 64}, 0, SCATTER_REDUCTION_ADD), nvidia());
+    ASSERT_EQ(c.path, VulkanPath::Target) << c.why;
     ASSERT_TRUE(c.target.key_sort) << c.why;
     EXPECT_EQ(c.target.order_stride, 64);
     c = choose(elements(SCATTER_DTYPE_F32, {3, 40000, 5, 2}, {2, 9000, 4, 2}, 1, SCATTER_REDUCTION_MUL), nvidia());
