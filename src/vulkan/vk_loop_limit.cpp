@@ -69,11 +69,14 @@ uint64_t slab_loop_iterations(const OpPlan& plan, int64_t length, int64_t items,
     return fiber_rounds + 2 * SCATTER_GPU_MAX_RANK + folds;
 }
 
-Status loop_limit_error(const scatter_device_info& info, uint64_t items, uint32_t limit) {
+Status loop_limit_error(const scatter_device_info& info, uint64_t items, uint32_t limit, bool column) {
+    // The owner-computes path folds a whole column in one invocation, however many targets its
+    // updates reach: saying they reach one target would be false there (W16's 500000-long columns).
     return make_error(SCATTER_ERROR_UNSUPPORTED,
-                      "%" PRIu64 " updates reach one target, more than the %u this call can apply on %s, whose "
+                      "%" PRIu64 " updates %s, more than the %u this call can apply on %s, whose "
                       "driver ends any shader loop after 65535 iterations; use the CPU backend",
-                      items, limit, info.name);
+                      items, column ? "fall in one column, which this call's path folds in one invocation" : "reach one target",
+                      limit, info.name);
 }
 
 }  // namespace scatter

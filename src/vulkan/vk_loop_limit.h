@@ -30,7 +30,8 @@ uint64_t slab_loop_iterations(const OpPlan& plan, int64_t length, int64_t items,
 // The iterations a loop-limited driver leaves to a pass's main loops (the rest: loops outside).
 uint32_t loop_budget(uint32_t loop_limit);
 
-// UNSUPPORTED: `items` updates reach one target (or column), more than `limit`.
-Status loop_limit_error(const scatter_device_info& info, uint64_t items, uint32_t limit);
+// UNSUPPORTED: `items` updates reach one target, more than `limit`; or (`column`, the
+// owner-computes path, one invocation per column) fall in one column.
+Status loop_limit_error(const scatter_device_info& info, uint64_t items, uint32_t limit, bool column = false);
 
 }  // namespace scatter

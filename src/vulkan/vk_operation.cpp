@@ -694,7 +694,7 @@ Status RecordedOperation::check_loop_limit() {
     // Owner-computes: each column folds the whole axis (elements) or every slice (rows/nd).
     const int64_t length = p.op == OpKind::Elements ? p.indices.shape[p.axis] : p.slices;
     const uint32_t limit = loop_limited_items(p, device_.loop_limit, false);
-    return length > int64_t(limit) ? loop_limit_error(device_.info, uint64_t(length), limit) : Status();
+    return length > int64_t(limit) ? loop_limit_error(device_.info, uint64_t(length), limit, /*column=*/true) : Status();
 }
 
 Status RecordedOperation::record_target_passes(VkCommandBuffer cmd, VkPipeline buckets, VkPipeline scatter) {
