@@ -148,9 +148,19 @@ void histogram(uint tile, uint pass) {
     barrier();
     uint count = header(RADIX_SORT_H_COUNT);
     uint keys = header(RADIX_SORT_H_KEYS + (pass & 1u));
-    for (uint r = 0u; r < RADIX_SORT_ROUNDS; ++r) {
+    // Four rounds' keys loaded before their counts (four loads in flight per invocation, not one
+    // load waited for per round).
+    for (uint r = 0u; r < RADIX_SORT_ROUNDS; r += 4u) {
         uint item = tile * RADIX_SORT_TILE + r * RADIX_SORT_WORKGROUP_SIZE + lane;
-        if (item < count) atomicAdd(digit_counts[digit_of(load(keys + item), pass)], 1u);
+        const uint step = RADIX_SORT_WORKGROUP_SIZE;
+        uint k0 = item < count ? load(keys + item) : 0u;
+        uint k1 = item + step < count ? load(keys + item + step) : 0u;
+        uint k2 = item + 2u * step < count ? load(keys + item + 2u * step) : 0u;
+        uint k3 = item + 3u * step < count ? load(keys + item + 3u * step) : 0u;
+        if (item < count) atomicAdd(digit_counts[digit_of(k0, pass)], 1u);
+        if (item + step < count) atomicAdd(digit_counts[digit_of(k1, pass)], 1u);
+        if (item + 2u * step < count) atomicAdd(digit_counts[digit_of(k2, pass)], 1u);
+        if (item + 3u * step < count) atomicAdd(digit_counts[digit_of(k3, pass)], 1u);
     }
     barrier();
     uint tiles = header(RADIX_SORT_H_TILES), histograms = header(RADIX_SORT_H_HISTOGRAMS);
@@ -177,6 +187,9 @@ shared uint tile_order[RADIX_SORT_TILE / 2];
 // key (W2's sort 2.7 ms on an H100 against 1.3 for W10, whose keys repeat a few digits a tile).
 // Off on a CPU device (lavapipe): its caches merge those writes, and the ordering costs it ~20 %.
 layout(constant_id = 5) const bool ORDERED_WRITES = true;
+#if RADIX_SORT_ROUNDS % 4 != 0
+#error "HISTOGRAM loads four rounds at a time"
+#endif
 #if RADIX_SORT_TILE > 65536
 #error "tile_order holds 16-bit positions"
 #endif
@@ -228,14 +241,18 @@ void scatter_tile(uint tile, uint pass) {
     uint payloads_out = header(RADIX_SORT_H_PAYLOADS + (source ^ 1u));
     bool implicit_payload = pass == 0u && header(RADIX_SORT_H_IMPLICIT_PAYLOAD) != 0u;
     uint word = lane / 32u, bit = 1u << (lane % 32u);
+    // Each round's key is loaded a round ahead, so its load overlaps the round before (three
+    // barriers) instead of starting after them.
+    uint next_key = tile_start + lane < count ? load(keys_in + tile_start + lane) : 0u;
     for (uint r = 0u; r < RADIX_SORT_ROUNDS; ++r) {
         uint round_start = tile_start + r * RADIX_SORT_WORKGROUP_SIZE;
         if (round_start >= count) break;  // uniform over the workgroup
         uint item = round_start + lane;
         bool live = item < count;
-        uint key = 0u, digit = 0u;
+        uint key = next_key, digit = 0u;
+        uint ahead = item + RADIX_SORT_WORKGROUP_SIZE;
+        next_key = r + 1u < uint(RADIX_SORT_ROUNDS) && ahead < count ? load(keys_in + ahead) : 0u;
         if (live) {
-            key = load(keys_in + item);
             digit = digit_of(key, pass);
             atomicOr(round_masks[digit * MASK_WORDS + word], bit);
         }
@@ -282,12 +299,14 @@ void main() {
     uint mode = pc.mode & RADIX_SORT_MODE_MASK;
     uint pass = pc.mode >> RADIX_SORT_PASS_SHIFT;
     uint group = workgroup_index();
-    // Keys known to be in order already (the caller's order word is 0): nothing to do. The same
-    // for every invocation, so no barrier is skipped by part of a workgroup.
-    uint order_word = header(RADIX_SORT_H_ORDER_WORD);
-    if (order_word != RADIX_SORT_ALWAYS && load(order_word) == 0u) return;
     // Whole workgroups only: every invocation of a live workgroup reaches every barrier.
-    if (mode == RADIX_SORT_MODE_HISTOGRAM) {
+    if (mode == RADIX_SORT_MODE_GRIDS) {
+        // Keys known to be in order already (the caller's order word is 0): every pass after
+        // this one is dispatched with no workgroups (its x count emptied), not launched to return.
+        if (group == 0u && gl_LocalInvocationIndex == 0u && load(header(RADIX_SORT_H_ORDER_WORD)) == 0u) {
+            for (uint grid = 0u; grid < uint(RADIX_SORT_GRIDS); ++grid) store(pc.count + RADIX_SORT_H_GRIDS + 3u * grid, 0u);
+        }
+    } else if (mode == RADIX_SORT_MODE_HISTOGRAM) {
         if (group < header(RADIX_SORT_H_TILES)) histogram(group, pass);
     } else if (mode == RADIX_SORT_MODE_SCAN_REDUCE) {
         if (group < header(RADIX_SORT_H_SCAN_BLOCKS)) scan_reduce(group);

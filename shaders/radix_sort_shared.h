@@ -25,6 +25,8 @@
 #define RADIX_SORT_MODE_SCAN_SPINE 2     /* one workgroup: exclusive scan of sums */
 #define RADIX_SORT_MODE_SCAN_DOWNSWEEP 3 /* per scan block: exclusive scan of its entries + sums[block] */
 #define RADIX_SORT_MODE_SCATTER 4        /* per tile: each key and payload to its place, stably */
+#define RADIX_SORT_MODE_GRIDS 5          /* one invocation: the grids below emptied when the order word
+                                            says the keys are in order */
 #define RADIX_SORT_MODE_MASK 0xff
 #define RADIX_SORT_PASS_SHIFT 8
 
@@ -40,9 +42,16 @@
 #define RADIX_SORT_H_KEYS 7           /* two words: keys of slot 0 and slot 1 (ping-pong) */
 #define RADIX_SORT_H_PAYLOADS 9       /* two words: payloads of slot 0 and slot 1 */
 #define RADIX_SORT_H_ORDER_WORD 11    /* a scratch word that holds 0 when the keys are already in
-                                         order: every pass then does nothing and the pairs stay in
-                                         slot 0 (implicit payloads unwritten); RADIX_SORT_ALWAYS: sort */
-#define RADIX_SORT_H_WORDS 12
+                                         order: the passes are then dispatched with no workgroups and
+                                         the pairs stay in slot 0 (implicit payloads unwritten);
+                                         RADIX_SORT_ALWAYS: sort (direct dispatches, no grids pass) */
+#define RADIX_SORT_H_GRIDS 12         /* with an order word: three (x, y, z) workgroup counts of the
+                                         passes' indirect dispatches (RADIX_SORT_GRID_*) */
+#define RADIX_SORT_GRID_TILES 0       /* HISTOGRAM, SCATTER */
+#define RADIX_SORT_GRID_SCAN_BLOCKS 1 /* SCAN_REDUCE, SCAN_DOWNSWEEP */
+#define RADIX_SORT_GRID_ONE 2         /* SCAN_SPINE */
+#define RADIX_SORT_GRIDS 3
+#define RADIX_SORT_H_WORDS 21
 #define RADIX_SORT_ALWAYS 0xffffffffu
 
 #endif

@@ -33,8 +33,10 @@ Status allocate(VulkanDevice& device, uint64_t size, MemoryUse use, Allocation* 
     auto info = vk_struct<VkBufferCreateInfo>(VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO);
     info.size = a.size;
     info.usage = VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_TRANSFER_SRC_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT;
-    // The parameter block, and the chunked APPLY_TARGETS' dispatch sizes among the status words.
+    // The parameter block, and the chunked APPLY_TARGETS' dispatch sizes among the status words;
+    // in scratch, the radix sort's grids (vk_radix_sort.h).
     if (use == MemoryUse::Staging) info.usage |= VK_BUFFER_USAGE_UNIFORM_BUFFER_BIT | VK_BUFFER_USAGE_INDIRECT_BUFFER_BIT;
+    if (use == MemoryUse::Scratch) info.usage |= VK_BUFFER_USAGE_INDIRECT_BUFFER_BIT;
     // Every buffer may hold a tensor that the binding windows cannot, reached by its address.
     const bool addressed = (device.features & SCATTER_FEATURE_BUFFER_DEVICE_ADDRESS) != 0;
     if (addressed) info.usage |= VK_BUFFER_USAGE_SHADER_DEVICE_ADDRESS_BIT;

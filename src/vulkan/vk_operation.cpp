@@ -712,9 +712,9 @@ Status RecordedOperation::record_target_passes(VkCommandBuffer cmd, VkPipeline b
         binding.buffer = scratch_.allocation.buffer;
         binding.window_bytes = device_.window_bytes;
         binding.one_window = device_.algorithms.one_window && scratch_bytes_ <= device_.window_bytes;
-        SCATTER_RETURN_IF_ERROR(record_radix_sort(device_, pipelines_, cmd, t.sort, binding, true, uint32_t(t.total)));
+        SCATTER_RETURN_IF_ERROR(
+            record_radix_sort(device_, pipelines_, cmd, t.sort, binding, true, uint32_t(t.total), timer_));
         bound_pipeline_ = VK_NULL_HANDLE;  // the sort's pipelines (the same set, bound again)
-        if (timer_ != nullptr) timer_->mark(cmd, "key_sort", uint64_t(t.items));
         dispatch(cmd, buckets, SCATTER_MODE_KEY_RANGES, t.items, "key_ranges");
         dispatch(cmd, scatter, apply_mode(), t.apply_invocations, apply_pass_name(), fold_whole_grid());
         if (chunk_passes() > 1) dispatch_chunks(cmd, buckets, scatter);

@@ -241,8 +241,14 @@ PathChoice choose_path(const OpPlan& p, const PathDevice& d, const PathAlignment
     // after the slice tables), else the bucket passes (count, allocate, place, sort per key).
     bool sorted = !none && p.deterministic && d.algorithms.key_sort && t.items <= int64_t(INT32_MAX);
     if (sorted) {
-        uint32_t bits = 0;  // keys 0..keys: `keys` marks a skipped item, sorted last
-        while (bits < 32 && (uint64_t(t.keys) >> bits) != 0) ++bits;
+        // Keys 0..keys - 1, and `keys` for an item the out-of-range policy skips (sorted last).
+        // Under `error` and `clamp` nothing is skipped: an item whose index fails takes `keys`
+        // too, but the call then fails before anything is written (operation_failed), so its
+        // place in the order does not matter and the marker needs no bit of its own (W9's
+        // 65536 targets: 16 bits, 2 digit passes, not 3; a [4096, 4096] out: 3, not 4).
+        const uint64_t top = uint64_t(t.keys) - (p.policy == SCATTER_OUT_OF_RANGE_SKIP ? 0 : 1);
+        uint32_t bits = 1;
+        while (bits < 32 && (top >> bits) != 0) ++bits;
         t.sort = radix_sort_layout(uint32_t(t.items), bits, cursor);
         sorted = t.sort.header + RADIX_SORT_H_WORDS <= d.window_bytes / 4;
     }

@@ -1,6 +1,8 @@
 // PassTimer: GPU timestamps around the passes of one profiled operation
 // (SCATTER_CONTEXT_FLAG_PROFILE). A timestamp opens the command buffer and one follows each pass
-// (after its barrier), so consecutive differences are the passes' GPU times.
+// (after its barrier), so consecutive differences are the passes' GPU times. Marks of the same
+// name are summed into one entry of the profile (the radix sort's digit passes: one entry per
+// kind of pass, however many digits).
 #pragma once
 
 #include "core/profile.h"
@@ -14,7 +16,8 @@ class VulkanDevice;
 
 class PassTimer {
 public:
-    static constexpr uint32_t kMaxQueries = SCATTER_PROFILE_MAX_PASSES + 1;
+    static constexpr uint32_t kMaxMarks = 2 * SCATTER_PROFILE_MAX_PASSES;
+    static constexpr uint32_t kMaxQueries = kMaxMarks + 1;
 
     // pool: kMaxQueries timestamp queries (a command slot's); VK_NULL_HANDLE when the queue
     // cannot write timestamps (then only pass names and invocations are reported).
@@ -29,8 +32,8 @@ private:
     VulkanDevice& device_;
     VkQueryPool pool_;
     uint32_t marks_ = 0;
-    const char* names_[SCATTER_PROFILE_MAX_PASSES] = {};
-    uint64_t invocations_[SCATTER_PROFILE_MAX_PASSES] = {};
+    const char* names_[kMaxMarks] = {};
+    uint64_t invocations_[kMaxMarks] = {};
 };
 
 }  // namespace scatter

@@ -477,7 +477,7 @@ TEST(VulkanPath, InPlaceCallsVisitOnlyTheTargetsUpdatesReach) {
 }
 
 TEST(VulkanPath, TargetPathReductionsSortTheirItemsByKey) {
-    OpPlan p = rows(SCATTER_DTYPE_F32, 255, 8, 5000, SCATTER_REDUCTION_ADD);  // keys 0..255: 8 bits
+    OpPlan p = rows(SCATTER_DTYPE_F32, 255, 8, 5000, SCATTER_REDUCTION_ADD);  // keys 0..254: 8 bits
     PathChoice c = choose(p, nvidia());
     ASSERT_EQ(c.path, VulkanPath::Target) << c.why;
     const TargetLayout& t = c.target;
@@ -493,15 +493,36 @@ TEST(VulkanPath, TargetPathReductionsSortTheirItemsByKey) {
     EXPECT_EQ(t.total, t.counts + 255u);
     EXPECT_EQ(t.start, t.total + 1u);
     EXPECT_EQ(c.scratch_words, t.start + 255u);
-    p = rows(SCATTER_DTYPE_F32, 256, 8, 5000, SCATTER_REDUCTION_ADD);  // 9 bits: 2 passes, slot 0
+    // Under `skip` the marker of a skipped item is a key of its own: 256 keys and it take 9
+    // bits, 2 passes (the result in slot 0).
+    p = rows(SCATTER_DTYPE_F32, 256, 8, 5000, SCATTER_REDUCTION_ADD);
+    p.policy = SCATTER_OUT_OF_RANGE_SKIP;
     c = choose(p, nvidia());
+    EXPECT_EQ(c.target.sort.bits, 9u);
     EXPECT_EQ(c.target.sort.passes, 2u);
     EXPECT_EQ(c.target.list, c.target.sort.payloads[0]);
-    // elements: keys are out elements (W9: 65536 of them and the skip marker, 17 bits).
-    c = choose(elements(SCATTER_DTYPE_F32, {65536}, {65536}, 0, SCATTER_REDUCTION_ADD), nvidia());
+    // Under `error` (and `clamp`) no item is skipped: 256 keys fit 8 bits (an item whose index
+    // fails sorts anywhere: the call fails before anything is written).
+    for (scatter_out_of_range policy : {SCATTER_OUT_OF_RANGE_ERROR, SCATTER_OUT_OF_RANGE_CLAMP}) {
+        p.policy = policy;
+        c = choose(p, nvidia());
+        EXPECT_EQ(c.target.sort.bits, 8u);
+        EXPECT_EQ(c.target.sort.passes, 1u);
+        EXPECT_EQ(c.target.list, c.target.sort.payloads[1]);
+    }
+    // One key: one bit all the same (a pass, or none when ITEM_KEYS finds them in order).
+    c = choose(rows(SCATTER_DTYPE_F32, 1, 8, 5000, SCATTER_REDUCTION_ADD), nvidia());
+    EXPECT_EQ(c.target.sort.bits, 1u);
+    // elements: keys are out elements (W9: 65536 of them, 16 bits; 17 with the skip marker).
+    OpPlan w9 = elements(SCATTER_DTYPE_F32, {65536}, {65536}, 0, SCATTER_REDUCTION_ADD);
+    c = choose(w9, nvidia());
     EXPECT_EQ(c.path, VulkanPath::Target);
     EXPECT_TRUE(c.target.key_sort);
     EXPECT_EQ(c.target.sort.header, 0u);
+    EXPECT_EQ(c.target.sort.bits, 16u);
+    EXPECT_EQ(c.target.sort.passes, 2u);
+    w9.policy = SCATTER_OUT_OF_RANGE_SKIP;
+    c = choose(w9, nvidia());
     EXPECT_EQ(c.target.sort.bits, 17u);
     EXPECT_EQ(c.target.sort.passes, 3u);
     // `none` keeps its winner per key; allowed non-determinism and the switch keep the buckets.

@@ -199,7 +199,7 @@ public:
             const bool slab = last_call_ran("slab") || last_call_ran("slab_atomic");
             const bool sorted =
                 c.options.reduction != SCATTER_REDUCTION_NONE && !atomic && !slab && !switched_off("key_sort");
-            EXPECT_EQ(last_call_ran("key_sort"), sorted) << "layout " << int(layout);
+            EXPECT_EQ(last_call_ran("key_sort_scatter"), sorted) << "layout " << int(layout);
             if (sorted) {
                 EXPECT_FALSE(last_call_ran("count")) << "layout " << int(layout);
             }
@@ -282,8 +282,10 @@ TEST_F(KeySort, AdversarialIndexPatternsMatchTheCpu) {
 }
 
 // Slices at the sort's tile (2048) and one scan block of histograms (8 tiles) +- 1, and target
-// rows at the digit boundaries: 255 keys + the skip marker fit one 8-bit pass (the result in
-// slot 1), 256 take two (slot 0), 65536 three.
+// rows at the digit boundaries. Under `skip` the marker of a skipped item is a key of its own:
+// 255 keys and it fit one 8-bit pass (the result in slot 1), 256 take two (slot 0), 65536
+// three. Under `error` and `clamp` 256 keys fit one pass and 65536 two; an index out of range
+// under `error` takes the marker, beyond the sorted bits, and the call fails with out unchanged.
 TEST_F(KeySort, SizesAtTheSortsLimits) {
     std::mt19937_64 rng(71);
     for (int64_t slices : {int64_t(0), int64_t(1), int64_t(2047), int64_t(2048), int64_t(2049), int64_t(16385)}) {
@@ -292,9 +294,13 @@ TEST_F(KeySort, SizesAtTheSortsLimits) {
     }
     for (int64_t rows : {int64_t(1), int64_t(254), int64_t(255), int64_t(256), int64_t(257), int64_t(65536)}) {
         for (Pattern pattern : {Pattern::Random, Pattern::OutOfRange}) {
-            Case c = rows_case(rng, SCATTER_DTYPE_F32, SCATTER_REDUCTION_ADD, {rows, 1}, 0, {2500}, pattern);
-            c.options.out_of_range = SCATTER_OUT_OF_RANGE_SKIP;
-            check(c, std::to_string(rows) + " rows, " + pattern_name(pattern));
+            for (scatter_out_of_range policy :
+                 {SCATTER_OUT_OF_RANGE_SKIP, SCATTER_OUT_OF_RANGE_ERROR, SCATTER_OUT_OF_RANGE_CLAMP}) {
+                Case c = rows_case(rng, SCATTER_DTYPE_F32, SCATTER_REDUCTION_ADD, {rows, 1}, 0, {2500}, pattern);
+                c.options.out_of_range = policy;
+                check(c, std::to_string(rows) + " rows, " + pattern_name(pattern) + ", policy " +
+                             std::to_string(int(policy)));
+            }
         }
     }
 }

@@ -1,5 +1,5 @@
-// The Vulkan radix sort (src/vulkan/vk_radix_sort.h, shaders/radix_sort.comp), an internal
-// component not yet used by a path: every sort is checked against std::stable_sort of
+// The Vulkan radix sort (src/vulkan/vk_radix_sort.h, shaders/radix_sort.comp), the target
+// path's key sort: every sort is checked against std::stable_sort of
 // (key, payload) by key, payloads included, so a sort that loses input order among equal keys
 // fails. Sizes hit the remainders of subgroups, workgroups, tiles and scan blocks.
 #include "vulkan_env.h"
@@ -119,17 +119,19 @@ protected:
 
     // Sorts `in` on the device (payloads implicit: each key's position); `seconds` gets the
     // submit-to-finish time of the sort alone. window_bytes: the scratch binding's windows (0:
-    // the device's).
+    // the device's). order: the value of an order word in scratch past the sort (0: the keys
+    // are in order, so the sort is skipped and slot 0 read back; -1: no order word).
     Pairs device_sort(const Pairs& in, uint32_t bits, uint32_t digit_bits, bool implicit_payload = false,
-                      double* seconds = nullptr, uint64_t window_bytes = 0) {
+                      double* seconds = nullptr, uint64_t window_bytes = 0, int64_t order = -1) {
         scatter::VulkanDevice& device = backend_->device();
         const uint32_t count = uint32_t(in.keys.size());
         const RadixSortLayout layout = scatter::radix_sort_layout(count, bits, 0, digit_bits);
         EXPECT_EQ(scatter::radix_sort_scratch_bytes(count, bits, digit_bits), layout.end * sizeof(uint32_t));
         scatter::ScopedAllocation scratch(device), staging(device);
         const uint64_t bytes = uint64_t(count) * sizeof(uint32_t);
-        EXPECT_TRUE(scatter::allocate(device, std::max<uint64_t>(layout.end * 4, 256), scatter::MemoryUse::Scratch,
-                                      &scratch.allocation).ok());
+        const uint64_t order_word = (layout.end + 63) / 64 * 64;
+        EXPECT_TRUE(scatter::allocate(device, (order_word + 64) * 4, scatter::MemoryUse::Scratch, &scratch.allocation)
+                        .ok());
         EXPECT_TRUE(scatter::allocate(device, std::max<uint64_t>(2 * bytes, 256), scatter::MemoryUse::Staging,
                                       &staging.allocation).ok());
         if (scratch.allocation.buffer == VK_NULL_HANDLE || staging.allocation.mapped == nullptr) return {};
@@ -145,6 +147,9 @@ protected:
                                                          {bytes, layout.payloads[0] * 4, bytes}};
                                vk.vkCmdCopyBuffer(cmd, staging.allocation.buffer, scratch.allocation.buffer,
                                                   implicit_payload ? 1 : 2, copies);
+                               if (order >= 0)
+                                   vk.vkCmdFillBuffer(cmd, scratch.allocation.buffer, order_word * 4, 4,
+                                                      uint32_t(order));
                                auto b = scatter::vk_struct<VkMemoryBarrier>(VK_STRUCTURE_TYPE_MEMORY_BARRIER);
                                b.srcAccessMask = VK_ACCESS_TRANSFER_WRITE_BIT;
                                b.dstAccessMask = VK_ACCESS_SHADER_READ_BIT;
@@ -155,12 +160,13 @@ protected:
         scatter::Status recorded;
         const auto start = std::chrono::steady_clock::now();
         EXPECT_TRUE(device.run_commands([&](VkCommandBuffer cmd) {
-                               recorded = scatter::record_radix_sort(device, backend_->pipelines(), cmd, layout,
-                                                                     binding, implicit_payload);
+                               recorded = scatter::record_radix_sort(
+                                   device, backend_->pipelines(), cmd, layout, binding, implicit_payload,
+                                   order >= 0 ? uint32_t(order_word) : RADIX_SORT_ALWAYS);
                            }).ok());
         if (seconds != nullptr) *seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
         EXPECT_TRUE(recorded.ok()) << recorded.message();
-        const uint32_t slot = scatter::radix_sort_result_slot(layout);
+        const uint32_t slot = order == 0 ? 0 : scatter::radix_sort_result_slot(layout);
         EXPECT_TRUE(device.run_commands([&](VkCommandBuffer cmd) {
                                if (count == 0) return;
                                VkBufferCopy copies[2] = {{layout.keys[slot] * 4, 0, bytes},
@@ -283,6 +289,30 @@ TEST_F(RadixSort, AcrossFourWindows) {
     Pairs got = device_sort(in, 32, 8, false, nullptr, window_bytes);
     EXPECT_TRUE(got.keys == expected.keys);
     EXPECT_TRUE(got.payloads == expected.payloads);
+}
+
+// With an order word (the key sort's): 0 dispatches the passes with no workgroups, so slot 0
+// keeps the input, whatever its order; anything else sorts, through the same indirect grids,
+// 2-D ones included (beyond 65535 tiles is too large for lavapipe's memory; folded grids of
+// scan blocks are not reached either: the sizes here cover remainders and the spine).
+TEST_F(RadixSort, OrderWordSkipsOrSorts) {
+    for (uint32_t n : {1u, kTile - 1, 3 * kTile + 1, 5 * kTilesPerScanBlock * kTile + 7}) {
+        Pairs in{random_keys(n, 17, n), scrambled_payloads(n)};
+        Pairs skipped = device_sort(in, 17, 8, false, nullptr, 0, 0);
+        EXPECT_TRUE(skipped.keys == in.keys && skipped.payloads == in.payloads) << "n = " << n;
+        Pairs expected = stable_sorted(in);
+        for (int64_t order : {1, 7}) {
+            Pairs sorted = device_sort(in, 17, 8, false, nullptr, 0, order);
+            EXPECT_TRUE(sorted.keys == expected.keys && sorted.payloads == expected.payloads)
+                << "n = " << n << ", order word " << order;
+        }
+        Pairs implicit{in.keys, std::vector<uint32_t>(n)};
+        std::iota(implicit.payloads.begin(), implicit.payloads.end(), 0u);
+        Pairs sorted = device_sort(implicit, 17, 8, true, nullptr, 0, 1);
+        Pairs implicit_expected = stable_sorted(implicit);
+        EXPECT_TRUE(sorted.keys == implicit_expected.keys && sorted.payloads == implicit_expected.payloads)
+            << "n = " << n << ", implicit payloads";
+    }
 }
 
 TEST_F(RadixSort, MillionKeys) {
