@@ -276,7 +276,7 @@ case "$mode" in
     timeout 100 python3 "$here/peers_torch.py" --device cuda --workload all --repeat 7 --json > "$out/torch.jsonl" 2> "$out/torch.err"
     python3 "$here/gpu_table.py" "$out" > "$out/table.txt" 2>&1
     SCATTER_VULKAN_PIPELINE_STATS=1 bench_each "" "W2 W10 W5" --repeat 3 --profile > "$out/profile.txt" 2>&1
-    # The key sort's own passes (key_sort_histogram, _scan, _scatter since 2026-11-29): a 16 M
+    # The key sort's own passes (key_sort_histogram, _scan, _scatter since 2026-11-28): a 16 M
     # sort of 24-bit keys (W2 without the slab's fold), a small one (W9), rows (W4), skipped (W16).
     bench_each "" "W9 W4 W16" --repeat 3 --profile >> "$out/profile.txt" 2>&1
     bench_each "slab_subgroups" "W2" --repeat 3 --profile >> "$out/profile.txt" 2>&1
