@@ -25,6 +25,9 @@ CMAKE_FLAGS ?=
 SHADERS_FROM = $(if $(wildcard $(BUILD)/src/vulkan/shaders/index.h),$(CURDIR)/$(BUILD))
 UPDATE_SHADERS = $(if $(SHADERS_FROM),cmake --build $(BUILD) -j $(JOBS) --target scatter_objects_shaders,true)
 SHADERS_FLAG = -DSCATTER_SHADERS_FROM_BUILD=$(SHADERS_FROM)
+# The sanitizer builds' Vulkan tests share $(BUILD)'s Mesa shader cache (tests/CMakeLists.txt): the pipelines
+# make test compiled are not compiled again (CI time).
+MESA_CACHE_FLAG = -DSCATTER_TEST_MESA_CACHE_DIR=$(CURDIR)/$(BUILD)/mesa-shader-cache
 
 .PHONY: all deps deps-build build demo test sanitize tsan fuzz bench micro-bench cross-aarch64 cross-mingw cross-test clean
 
@@ -61,7 +64,7 @@ ASAN_TEST_OPTIONS = detect_leaks=1:malloc_context_size=6
 # tests/vulkan/CMakeLists.txt); make test runs those.
 sanitize: deps
 	$(UPDATE_SHADERS)
-	cmake -S . -B $(BUILD_ASAN) $(SANITIZER_BUILD_FLAGS) $(SHADERS_FLAG) -DSCATTER_SANITIZE=ON \
+	cmake -S . -B $(BUILD_ASAN) $(SANITIZER_BUILD_FLAGS) $(SHADERS_FLAG) $(MESA_CACHE_FLAG) -DSCATTER_SANITIZE=ON \
 	  -DSCATTER_BUILD_MICRO_BENCHMARKS=OFF $(CMAKE_FLAGS)
 	cmake --build $(BUILD_ASAN) -j $(JOBS)
 	cd $(BUILD_ASAN) && SCATTER_TEST_REQUIRE_VULKAN=1 ASAN_OPTIONS=$(ASAN_TEST_OPTIONS) LSAN_OPTIONS=suppressions=$(CURDIR)/tests/lsan.supp \
@@ -75,7 +78,7 @@ sanitize: deps
 # used from several threads, batches and interop.
 tsan: deps
 	$(UPDATE_SHADERS)
-	cmake -S . -B $(BUILD_TSAN) $(SANITIZER_BUILD_FLAGS) $(SHADERS_FLAG) -DSCATTER_SANITIZE_THREAD=ON -DSCATTER_BUILD_MICRO_BENCHMARKS=OFF \
+	cmake -S . -B $(BUILD_TSAN) $(SANITIZER_BUILD_FLAGS) $(SHADERS_FLAG) $(MESA_CACHE_FLAG) -DSCATTER_SANITIZE_THREAD=ON -DSCATTER_BUILD_MICRO_BENCHMARKS=OFF \
 	  -DCMAKE_GTEST_DISCOVER_TESTS_DISCOVERY_MODE=PRE_TEST $(CMAKE_FLAGS)
 	cmake --build $(BUILD_TSAN) -j $(JOBS) --target scatter_unit_tests scatter_diff_random_cpu scatter_diff_large_cpu \
 	  scatter_vulkan_interop scatter_vulkan_atomics scatter_vulkan_basics scatter_vulkan_long_run
