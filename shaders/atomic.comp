@@ -22,6 +22,7 @@
 // The `_fa` variant (f32, ATOMIC_FLOAT_ADD) adds with the device's native float atomicAdd
 // (VK_EXT_shader_atomic_float) instead of a CAS loop: no retries under contention.
 #extension GL_GOOGLE_include_directive : require
+#extension GL_EXT_control_flow_attributes : require  // element_math.glsl's [[dont_unroll]]
 // out is also declared as 64-bit words below: the two views alias, so out is not `restrict`.
 #define SCATTER_OUT_ALIASED 1
 #include "common.glsl"

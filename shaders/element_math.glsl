@@ -249,22 +249,35 @@ uvec4 complex_bits(COMPLEX z) {
 }
 #endif
 
-// Smith's algorithm, in the CPU's order of operations.
+// Smith's algorithm, with the CPU's operations (src/cpu/element_arith.h). Its two cases are one
+// here: with |c| >= |d| ("wide") ratio = d / c, denominator c + d * ratio, numerators
+// a + b * ratio and b + -(a * ratio); else ratio = c / d and the CPU's c * ratio + d, a * ratio + b
+// and b * ratio + -a, summed here with their operands swapped (an IEEE sum does not depend on
+// the order of its operands, signed zeros included). Its three divisions are one call in a loop:
+// each copy of the exact division is hundreds of instructions, which drivers compile at every
+// call site (four copies before, and two in mean: the sweep's c64 and c128 cases took lavapipe
+// 49 s from an empty shader cache, 24 s with one copy each).
 COMPLEX complex_divide(COMPLEX x, COMPLEX y) {
-    REAL a = x.x, b = x.y, c = y.x, d = y.y;
-    REAL denominator, re_numerator, im_numerator;
-    if (magnitude_at_least(c, d)) {
-        REAL ratio = exact_divide(d, c);
-        denominator = exact_add(c, exact_mul(d, ratio));
-        re_numerator = exact_add(a, exact_mul(b, ratio));
-        im_numerator = exact_add(b, negated(exact_mul(a, ratio)));
-    } else {
-        REAL ratio = exact_divide(c, d);
-        denominator = exact_add(exact_mul(c, ratio), d);
-        re_numerator = exact_add(exact_mul(a, ratio), b);
-        im_numerator = exact_add(exact_mul(b, ratio), negated(a));
+    const REAL a = x.x, b = x.y, c = y.x, d = y.y;
+    const bool wide = magnitude_at_least(c, d);
+    const REAL p = wide ? a : b, q = wide ? b : a;  // numerators p + q * ratio, and with a and b's roles swapped
+    REAL dividend = wide ? d : c, divisor = wide ? c : d;
+    REAL im_numerator = REAL(0), re = REAL(0), im = REAL(0);
+    [[dont_unroll]] for (int k = 0; k < 3; ++k) {
+        const REAL quotient = exact_divide(dividend, divisor);
+        if (k == 0) {  // the ratio: the denominator and the numerators follow
+            const REAL pr = exact_mul(p, quotient);
+            im_numerator = wide ? exact_add(q, negated(pr)) : exact_add(negated(q), pr);
+            divisor = exact_add(divisor, exact_mul(dividend, quotient));
+            dividend = exact_add(p, exact_mul(q, quotient));
+        } else if (k == 1) {
+            re = quotient;
+            dividend = im_numerator;
+        } else {
+            im = quotient;
+        }
     }
-    return COMPLEX(exact_divide(re_numerator, denominator), exact_divide(im_numerator, denominator));
+    return COMPLEX(re, im);
 }
 
 uvec4 step_raw(uint r, uvec4 t, uvec4 u) {
@@ -292,9 +305,8 @@ uvec4 identity_raw(uint r) {
 }
 uvec4 mean_raw(uvec4 sum, uint count) {
     COMPLEX z = complex_of(sum);
-    REAL re = exact_divide(z.x, REAL(count));
-    REAL im = exact_divide(z.y, REAL(count));
-    return complex_bits(COMPLEX(re, im));
+    [[dont_unroll]] for (int k = 0; k < 2; ++k) z[k] = exact_divide(z[k], REAL(count));  // one copy (complex_divide)
+    return complex_bits(z);
 }
 #endif
 

@@ -6,6 +6,7 @@
 #include "vulkan_env.h"
 
 #include <cstring>
+#include <limits>
 #include <random>
 #include <utility>
 #include <vector>
@@ -60,8 +61,8 @@ void expect_same_elements(const Result& got, const Result& want, size_t size, co
 TEST_F(FloatExactness, DivisionIsCorrectlyRoundedLikeTheCpu) {
     std::mt19937_64 rng(29);
     const size_t n = 20000;
-    for (scatter_dtype dtype : {SCATTER_DTYPE_F32, SCATTER_DTYPE_F64, SCATTER_DTYPE_C64, SCATTER_DTYPE_F16,
-                                SCATTER_DTYPE_BF16}) {
+    for (scatter_dtype dtype : {SCATTER_DTYPE_F32, SCATTER_DTYPE_F64, SCATTER_DTYPE_C64, SCATTER_DTYPE_C128,
+                                SCATTER_DTYPE_F16, SCATTER_DTYPE_BF16}) {
         const size_t size = scatter_dtype_size(dtype);
         Case c = one_to_one_case(dtype, n);
         auto random_bits = [&](uint8_t* p) {
@@ -82,6 +83,46 @@ TEST_F(FloatExactness, DivisionIsCorrectlyRoundedLikeTheCpu) {
             expect_same_elements(got, want, size, c);
         }
     }
+}
+
+// Complex division (Smith's algorithm, both of its cases in one path in the shaders) over every
+// combination of special components: signed zeros (where a sum's sign depends on its operands'
+// signs only), equal magnitudes (the case boundary |c| = |d|), infinities, NaN, subnormals and
+// values whose products overflow or underflow. Every a + bi / c + di of the set, c64 and c128.
+template <class T>
+std::vector<T> special_components() {
+    const T inf = std::numeric_limits<T>::infinity(), tiny = std::numeric_limits<T>::denorm_min();
+    const T huge = std::numeric_limits<T>::max() / T(4), small = std::numeric_limits<T>::min() * T(3);
+    return {T(0), -T(0), T(1), T(-1), T(2), T(-3), T(0.75), inf, -inf, std::numeric_limits<T>::quiet_NaN(),
+            tiny, -tiny, huge, -huge, small};
+}
+
+template <class T>
+void expect_complex_division_like_the_cpu(scatter_context vulkan, scatter_context cpu, scatter_dtype dtype) {
+    const std::vector<T> v = special_components<T>();
+    const size_t k = v.size(), n = k * k * k * k;
+    Case c = one_to_one_case(dtype, n);
+    size_t e = 0;
+    for (T a : v)
+        for (T b : v)
+            for (T cr : v)
+                for (T d : v) {
+                    const T t[2] = {a, b}, u[2] = {cr, d};
+                    std::memcpy(&c.data[e * sizeof t], t, sizeof t);
+                    std::memcpy(&c.updates[e * sizeof u], u, sizeof u);
+                    ++e;
+                }
+    c.options.reduction = SCATTER_REDUCTION_DIV;
+    Result want = run_case(cpu, c, Layout::Host);
+    ASSERT_EQ(want.status, SCATTER_OK);
+    Result got = run_case(vulkan, c, Layout::Buffer);
+    ASSERT_EQ(got.status, SCATTER_OK) << got.message;
+    expect_same_elements(got, want, 2 * sizeof(T), c);
+}
+
+TEST_F(FloatExactness, ComplexDivisionOfSpecialComponentsIsTheCpus) {
+    expect_complex_division_like_the_cpu<float>(vulkan, cpu, SCATTER_DTYPE_C64);
+    expect_complex_division_like_the_cpu<double>(vulkan, cpu, SCATTER_DTYPE_C128);
 }
 
 // f32 division of normals with normal quotients, the case the hardware's estimate serves
