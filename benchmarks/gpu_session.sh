@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Everything the Vulkan issues still need measured on a real GPU, as one command each (the GPU
-# machine is lent for 30 minutes, 10 per command; docs/vulkan.md, "Measured"). Pack first, here:
+# Everything the Vulkan issues still need measured on a real GPU, as one command each (a session
+# gets 15 minutes of device time in all, its start included, 10 per command; docs/vulkan.md,
+# "Measured"). Pack first, here:
 #   bash scripts/pack-gpu.sh                 # ../shared/tools/gpu/pack.sh + every Vulkan suite
 # then on the machine (the `run` tool, carry [".device"]):
 #   bash .device/run.sh bash .device/benchmarks/gpu_session.sh bench [REPEAT]
@@ -14,6 +15,10 @@
 #   bash .device/run.sh bash .device/benchmarks/gpu_session.sh confirm
 #   bash .device/run.sh bash .device/benchmarks/gpu_session.sh fold [SECONDS]
 #   bash .device/run.sh bash .device/benchmarks/gpu_session.sh occupancy
+#   bash .device/run.sh bash .device/benchmarks/gpu_session.sh next [SECONDS]
+# next: what the open questions need first, in one command for a 15-minute lease (docs/vulkan.md,
+#   "Not done"), most telling first, files written as they are made, each step after the first
+#   table only while SECONDS (default 480) have not passed; back: next.txt, next_raw.tgz.
 # bench: `scatter bench --backend vulkan --resident` on every standard workload with every path
 #   on, then again under each switch that changes a workload's path on those workloads
 #   (SCATTER_VULKAN_DISABLE_FEATURES), a process per workload; --profile runs of both (per-pass
@@ -54,7 +59,8 @@ variants=(
   "key_sort W2,W4,W5,W6,W9,W10,W12,W13"
   "atomic_path W8,W14"
 )
-all_workloads="W1 W2 W3 W4 W5 W6 W7 W8 W9 W10 W11 W12 W13 W14 W16"
+# (SCATTER_SESSION_WORKLOADS: another list, e.g. to try a mode quickly on lavapipe.)
+all_workloads=${SCATTER_SESSION_WORKLOADS:-"W1 W2 W3 W4 W5 W6 W7 W8 W9 W10 W11 W12 W13 W14 W16"}
 
 # One process per workload, so that no workload runs after others (on an H200 the same path
 # ran up to 3-4x slower as the 14th workload of a process than alone: W14, 2026-11-26).
@@ -305,6 +311,69 @@ case "$mode" in
       done
     done
     ;;
+  next)  # two files come back: next.txt (made as it goes), next_raw.tgz
+    budget=${2:-480}
+    summary=$out/next.txt
+    raw=$(mktemp -d)  # many files: only next.txt and the tarball come back (at most 8 files do)
+    step() {  # the tarball too after every step: a short lease may end the command
+      echo "$1: $(( $(date +%s) - start_all ))s" >> "$summary"
+      tar czf "$out/next_raw.tgz" -C "$raw" .
+    }
+    scatter devices > "$raw/devices.txt" 2>&1
+    cat "$raw/devices.txt" > "$summary"
+    : > "$raw/profile.txt"
+    # 1. Every workload with every path on, PyTorch CUDA, the table.
+    bench_each "" "$all_workloads" --repeat 7 --json > "$raw/vk.jsonl" 2> "$raw/a.err"
+    timeout 100 python3 "$here/peers_torch.py" --device cuda --workload all --repeat 7 --json > "$raw/torch.jsonl" 2> "$raw/torch.err"
+    python3 "$here/gpu_table.py" "$raw" > "$raw/table.txt" 2>&1
+    cat "$raw/table.txt" >> "$summary"
+    step table
+    # 2. Why W2's fold by subgroups takes 3.6 ms (model: ~0.1): the pipelines' statistics and
+    # per-pass times, then with the reduction a runtime value (reduction_constants hidden: the
+    # form measured at 3.6 ms; the specialized fold's SPIR-V has 2.5x fewer instructions), then
+    # with 12224 words of shared memory per workgroup for the same work (occupancy).
+    prof() {  # LABEL HIDDEN WORKLOADS [ENV...]
+      local label=$1 hidden=$2 list=$3
+      shift 3
+      echo "== $label" >> "$raw/profile.txt"
+      env "$@" SCATTER_VULKAN_PIPELINE_STATS=1 bash -c 'for w in $2; do SCATTER_VULKAN_DISABLE_FEATURES=$1 \
+        scatter bench --backend vulkan --resident --workload $w --repeat 3 --profile; done' _ "$hidden" "${list//,/ }" \
+        >> "$raw/profile.txt" 2>&1
+    }
+    in_time && prof "every path on" "" "W2 W10 W5 W4"
+    in_time && prof "reduction_constants hidden" reduction_constants "W2 W10 W5 W4"
+    in_time && prof "W2 with 12224 table words" "" W2 SCATTER_VULKAN_TEST_SLAB_WORDS=12224
+    in_time && prof "W2 with 2048 table words" "" W2 SCATTER_VULKAN_TEST_SLAB_WORDS=2048
+    grep -E '^(==|W[0-9]|scatter pipeline)|^    [a-z_]+ .* us$' "$raw/profile.txt" >> "$summary"
+    step "fold profiles"
+    # 3. The same as timed calls (a process each): reduction_constants, the fold by subgroups and
+    # f32 division from the hardware's estimate hidden.
+    in_time && bench_each reduction_constants "W2 W4 W5 W10 W12" --repeat 7 --json > "$raw/vk_no_reduction_constants.jsonl" 2>> "$raw/a.err"
+    in_time && bench_each slab_subgroups "W2 W10" --repeat 7 --json > "$raw/vk_no_slab_subgroups.jsonl" 2>> "$raw/a.err"
+    in_time && bench_each float_fast_path W5 --repeat 7 --json > "$raw/vk_no_float_fast_path.jsonl" 2>> "$raw/a.err"
+    python3 "$here/gpu_table.py" "$raw" > "$raw/table_hidden.txt" 2>&1
+    { echo "== hidden switches"; cat "$raw/table_hidden.txt"; } >> "$summary"
+    step "hidden switches"
+    # 4. The key sort's own passes (a 16 M sort of 24-bit keys: W2 without the slab; small: W9;
+    # rows: W4; keys in order, skipped: W16).
+    seen=$(wc -l < "$raw/profile.txt")  # step 2's lines are in the summary already
+    in_time && prof "the key sort's passes" "" "W9 W16" && prof "W2 on the key sort" slab_subgroups W2
+    tail -n +$(( seen + 1 )) "$raw/profile.txt" | grep -E '^(==|W[0-9])|^    [a-z_]+ .* us$' >> "$summary"
+    step "sort passes"
+    # 5. Correctness on the GPU with what time is left: the slab suite, then the random cases.
+    bin=$(dirname "$(command -v scatter)")
+    left() { echo $(( budget - ($(date +%s) - start_all) )); }
+    if (( $(left) > 30 )); then
+      timeout "$(left)" "$bin/scatter_vulkan_slab" > "$raw/slab.log" 2>&1
+      echo "slab rc=$? $(grep -E '^\[  (PASSED|FAILED) ' "$raw/slab.log" | tr '\n' ' ')" >> "$summary"
+      grep -E 'Failure|trace:' "$raw/slab.log" | head -20 >> "$summary"
+    fi
+    if (( $(left) > 30 )); then
+      timeout "$(left)" "$bin/scatter_diff_random_vulkan" > "$raw/diff_random.log" 2>&1
+      echo "diff_random rc=$? $(tail -3 "$raw/diff_random.log" | tr '\n' ' ')" >> "$summary"
+    fi
+    step next
+    ;;
   cpu)  # one file comes back: cpu.txt
     threads=1,2
     (( ${2:-$(nproc)} > 2 )) && threads=$threads,${2:-$(nproc)}
@@ -319,5 +388,5 @@ case "$mode" in
     : > "$summary"
     run_tests
     ;;
-  *) echo "usage: gpu_session.sh bench [REPEAT] | tests | all [SECONDS] | ab FEATURES | large | cpu [THREADS] | probe [FEATURES [SECONDS]] | check [SECONDS] | confirm | fold [SECONDS] | occupancy" >&2; exit 2 ;;
+  *) echo "usage: gpu_session.sh bench [REPEAT] | tests | all [SECONDS] | ab FEATURES | large | cpu [THREADS] | probe [FEATURES [SECONDS]] | check [SECONDS] | confirm | fold [SECONDS] | occupancy | next [SECONDS]" >&2; exit 2 ;;
 esac
