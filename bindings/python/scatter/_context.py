@@ -2,7 +2,6 @@
 import ctypes
 import logging
 import math
-import weakref
 from typing import Callable, Optional, Sequence, Union
 
 import numpy as np
@@ -18,6 +17,18 @@ _LOG_LEVELS = {0: ("debug", logging.DEBUG), 1: ("info", logging.INFO), 2: ("warn
                3: ("error", logging.ERROR)}
 
 LogHandler = Callable[[str, str], None]
+
+
+def check_storable(dtype: np.dtype, what: str = "numpy dtype") -> None:
+    """Refuses a dtype whose elements are not plain bytes of a nonzero size; `what` names it."""
+    # A record with an object field would otherwise pass as opaque bytes: raw PyObject pointers,
+    # copied without their reference counts.
+    if dtype.hasobject:
+        raise TypeMismatchError(f"{what} {dtype} holds Python objects, which have no bytes to scatter")
+    # 'V0', 'S0', 'U0' and empty records: nothing to scatter, and strides in bytes cannot be
+    # counted in elements of 0 bytes.
+    if dtype.itemsize == 0:
+        raise TypeMismatchError(f"{what} {dtype} has elements of 0 bytes, and an element needs at least 1")
 
 
 def check(status):
@@ -91,8 +102,7 @@ class Context:
     def __init__(self, backend: str = "auto", threads: int = 0, device: int = -1,
                  deterministic: bool = True, log: Union[None, str, LogHandler] = None,
                  validation: bool = False) -> None:
-        self._handle = None
-        self._buffers: "weakref.WeakSet[Buffer]" = weakref.WeakSet()
+        self._native = None
         self._log = _log_function(log)  # kept alive as long as the context
         flags = (0 if deterministic else _FLAG_ALLOW_NONDETERMINISM) | (_FLAG_VALIDATION if validation else 0)
         desc = ContextDesc(struct_size=ctypes.sizeof(ContextDesc), backend=backend_code(backend),
@@ -101,14 +111,15 @@ class Context:
                            log=ctypes.cast(self._log, ctypes.c_void_p) if self._log else None)
         handle = ctypes.c_void_p()
         check(lib.scatter_context_create(ctypes.byref(desc), ctypes.byref(handle)))
-        self._handle = handle
+        self._native = _NativeHandles(handle)
 
     @property
     def handle(self) -> ctypes.c_void_p:
         """The C handle (scatter_context); raises InvalidArgumentError once closed."""
-        if self._handle is None:
+        handle = self._native.context if self._native is not None else None
+        if handle is None:
             raise InvalidArgumentError("the context was closed")
-        return self._handle
+        return handle
 
     @property
     def backend(self) -> str:
@@ -163,19 +174,16 @@ class Context:
         DeviceArray
         """
         dtype = np.dtype(dtype)
-        if dtype.hasobject:
-            raise TypeMismatchError(f"dtype {dtype} holds Python objects, which have no bytes to scatter")
+        check_storable(dtype)
         shape = tuple(c_integer(d, "int64", "shape[%d]" % i) for i, d in enumerate(shape))
         # Python integers: numpy's int64 product would wrap silently on a huge shape.
         return DeviceArray(Buffer(self, math.prod(shape) * dtype.itemsize), shape, dtype)
 
     def close(self) -> None:
-        """Destroys the context, first destroying the buffers still open on it."""
-        if self._handle is not None:
-            for buffer in list(self._buffers):
-                buffer.close()
-            lib.scatter_context_destroy(self._handle)
-            self._handle = None
+        """Destroys the context, first destroying the buffers still open on it (their Buffer
+        objects then refuse every call)."""
+        if self._native is not None:
+            self._native.close()
 
     def __enter__(self) -> "Context":
         return self
@@ -187,22 +195,85 @@ class Context:
         self.close()
 
 
+class _NativeHandles:
+    """The C handles of one context and of the buffers still alive on it.
+
+    The library reads a buffer's context when destroying the buffer, so the context must be
+    destroyed last. A Context and its Buffers may die together in one reference cycle, where
+    the collector runs their finalizers in any order after clearing every weak reference to
+    them. So this object, shared by the context and its buffers, keeps the buffers' C handles
+    themselves (not the Buffer objects, and no weak reference), and whichever finalizer runs
+    first does the right thing: a buffer destroys its own handle; the context destroys every
+    buffer handle left, then its own. Each handle is taken out with one dict.pop/popitem or list.pop, atomic under the
+    GIL, so a handle is destroyed exactly once even when a close() races a finalizer.
+    """
+
+    def __init__(self, context_handle):
+        self._context = [context_handle]
+        self._buffers = {}  # buffer handle value -> its ctypes handle
+
+    @property
+    def context(self):
+        """The context's ctypes handle, or None once destroyed."""
+        try:
+            return self._context[0]
+        except IndexError:
+            return None
+
+    def add_buffer(self, handle) -> None:
+        self._buffers[handle.value] = handle
+
+    def has_buffer(self, handle) -> bool:
+        return handle.value in self._buffers
+
+    def destroy_buffer(self, handle) -> None:
+        if self._buffers.pop(handle.value, None) is not None:
+            lib.scatter_buffer_destroy(handle)
+
+    def close(self) -> None:
+        while True:
+            try:
+                _, buffer = self._buffers.popitem()
+            except KeyError:
+                break
+            lib.scatter_buffer_destroy(buffer)
+        try:
+            context = self._context.pop()
+        except IndexError:
+            return
+        lib.scatter_context_destroy(context)
+
+
 class Buffer:
-    """Memory owned by a context; read and written as bytes from numpy arrays."""
+    """Memory owned by a context; read and written as bytes from numpy arrays.
+
+    A buffer keeps its context alive; closing the context destroys the buffer too.
+    """
 
     def __init__(self, context, size):
         self._handle = None
         size = c_integer(size, "uint64", "size")
+        native = context._native
         handle = ctypes.c_void_p()
         check(lib.scatter_buffer_create(context.handle, size, ctypes.byref(handle)))
         self.context = context  # keeps the context alive while the buffer exists
+        self._native = native
+        native.add_buffer(handle)
         self._handle = handle
-        context._buffers.add(self)
+
+    @property
+    def handle(self) -> ctypes.c_void_p:
+        """The C handle (scatter_buffer); raises InvalidArgumentError once the buffer or its
+        context was closed."""
+        handle = self._handle
+        if handle is None or not self._native.has_buffer(handle):
+            raise InvalidArgumentError("the buffer was closed (by close() or by closing its context)")
+        return handle
 
     @property
     def size(self) -> int:
         """The buffer's size in bytes."""
-        return lib.scatter_buffer_size(self._handle)
+        return lib.scatter_buffer_size(self.handle)
 
     def write(self, array: np.ndarray, offset: int = 0) -> None:
         """Copies an array's bytes into the buffer.
@@ -222,7 +293,7 @@ class Buffer:
         if not array.flags.c_contiguous:
             raise InvalidArgumentError("Buffer.write needs a C-contiguous array")
         offset = c_integer(offset, "uint64", "offset")
-        check(lib.scatter_buffer_write(self._handle, offset, array.ctypes.data, array.nbytes))
+        check(lib.scatter_buffer_write(self.handle, offset, array.ctypes.data, array.nbytes))
 
     def read(self, array: np.ndarray, offset: int = 0) -> None:
         """Fills an array with the buffer's bytes.
@@ -242,13 +313,13 @@ class Buffer:
         if not array.flags.c_contiguous or not array.flags.writeable:
             raise InvalidArgumentError("Buffer.read needs a writeable C-contiguous array")
         offset = c_integer(offset, "uint64", "offset")
-        check(lib.scatter_buffer_read(self._handle, offset, array.ctypes.data, array.nbytes))
+        check(lib.scatter_buffer_read(self.handle, offset, array.ctypes.data, array.nbytes))
 
     def close(self) -> None:
         """Frees the buffer (also done when it is garbage collected or its context closes)."""
-        if self._handle is not None:
-            lib.scatter_buffer_destroy(self._handle)
-            self._handle = None
+        handle, self._handle = self._handle, None
+        if handle is not None:
+            self._native.destroy_buffer(handle)
 
     def __del__(self):
         self.close()
@@ -265,8 +336,7 @@ class DeviceArray:
         self.buffer = buffer
         self.shape = tuple(c_integer(d, "int64", "shape[%d]" % i) for i, d in enumerate(shape))
         self.dtype = np.dtype(dtype)
-        if self.dtype.hasobject:
-            raise TypeMismatchError(f"dtype {self.dtype} holds Python objects, which have no bytes to scatter")
+        check_storable(self.dtype)
         self.byte_offset = c_integer(byte_offset, "uint64", "byte_offset")
         self.ndim = len(self.shape)
         self.nbytes = math.prod(self.shape) * self.dtype.itemsize

@@ -5,7 +5,7 @@ from typing import Any, Optional, Tuple
 
 import numpy as np
 
-from ._context import Context, DeviceArray, check, default_context
+from ._context import Context, DeviceArray, check, check_storable, default_context
 from ._errors import InvalidArgumentError, TypeMismatchError, UnsupportedError, c_integer
 from ._library import Options, lib
 from ._tensor import TensorView
@@ -122,9 +122,8 @@ def _run(c_function, data, indices, updates, axis, reduction, exclude_self, out_
     data, indices, updates = data_array, indices_array, updates_array
     # Checked first, before any rule that compares dtypes, so the message names the real problem.
     for name, array in (("data", data), ("indices", indices), ("updates", updates), ("out", out)):
-        if isinstance(array, (np.ndarray, DeviceArray)) and array.dtype.hasobject:
-            raise TypeMismatchError(f"{name} dtype {array.dtype} holds Python objects, which have no "
-                                    f"bytes to scatter")
+        if isinstance(array, (np.ndarray, DeviceArray)):
+            check_storable(array.dtype, f"{name} dtype")
     options = Options(struct_size=ctypes.sizeof(Options), axis=c_integer(axis, "int32", "axis"),
                       reduction=_choice(REDUCTIONS, reduction, "reduction", REDUCTION_ALIASES),
                       out_of_range=_choice(OUT_OF_RANGE, out_of_range, "out_of_range"),

@@ -3,7 +3,7 @@ import ctypes
 
 import numpy as np
 
-from ._context import DeviceArray
+from ._context import DeviceArray, check_storable
 from ._errors import TypeMismatchError, UnsupportedError
 from ._library import MAX_RANK, Tensor
 
@@ -22,10 +22,7 @@ _OPAQUE_KINDS = "SUV"
 
 def scatter_dtype(dtype):
     """(scatter_dtype, element_size) for a numpy dtype."""
-    # A record with an object field would otherwise pass as opaque bytes: raw PyObject pointers,
-    # copied without their reference counts.
-    if dtype.hasobject:
-        raise TypeMismatchError(f"numpy dtype {dtype} holds Python objects, which have no bytes to scatter")
+    check_storable(dtype)
     # By name first: ml_dtypes' bfloat16 has kind 'V' like raw records.
     code = _DTYPES.get(dtype.name)
     if code is not None:
@@ -52,12 +49,12 @@ class TensorView:
             raise UnsupportedError(
                 f"{name} has byte-swapped dtype {dtype.str}; convert it first with "
                 f"{name}.astype({name}.dtype.newbyteorder('='))")
+        code, element_size = scatter_dtype(dtype)  # first: it refuses elements of 0 bytes
         itemsize = dtype.itemsize
         if not array.flags.aligned or any(s % itemsize for s in array.strides):
             raise UnsupportedError(
                 f"{name} is not aligned to its element size {itemsize}; pass an aligned copy: "
                 f"{name}.copy() or np.require({name}, requirements='A')")
-        code, element_size = scatter_dtype(dtype)
         rank = array.ndim
         self.array = array
         self._shape = (ctypes.c_int64 * max(rank, 1))(*array.shape)
@@ -74,7 +71,7 @@ class TensorView:
         self._shape = (ctypes.c_int64 * max(rank, 1))(*array.shape)
         self.tensor = Tensor(
             struct_size=ctypes.sizeof(Tensor), dtype=code, element_size=element_size, rank=rank,
-            shape=self._shape, strides=None, data=None, buffer=array.buffer._handle,
+            shape=self._shape, strides=None, data=None, buffer=array.buffer.handle,
             byte_offset=array.byte_offset)
 
     def pointer(self):

@@ -98,3 +98,25 @@ def test_invalid_argument_is_also_a_value_error():
     assert issubclass(scatter.InvalidArgumentError, scatter.ScatterError)
     with pytest.raises(ValueError):
         small_call(axis=2 ** 40)
+
+
+def zero_byte_array(dtype, n):
+    # np.zeros turns 'S0' and 'U0' into one-character strings; np.ndarray keeps them at 0 bytes.
+    return np.ndarray((n,), dtype=np.dtype(dtype))
+
+
+@pytest.mark.parametrize("dtype", ["V0", "S0", "U0", [("empty", "S0")]])
+def test_elements_of_zero_bytes_are_a_type_mismatch(dtype):
+    data, updates, out = zero_byte_array(dtype, 4), zero_byte_array(dtype, 2), zero_byte_array(dtype, 4)
+    with pytest.raises(scatter.TypeMismatchError, match="0 bytes"):
+        scatter.elements(data, [1, 2], updates)
+    with pytest.raises(scatter.TypeMismatchError, match="0 bytes"):
+        scatter.rows(data, [0], updates[:1], out=out)
+
+
+def test_device_arrays_of_zero_bytes_are_a_type_mismatch():
+    with scatter.Context(backend="cpu") as context:
+        with pytest.raises(scatter.TypeMismatchError, match="0 bytes"):
+            context.empty((4,), "V0")
+        with pytest.raises(scatter.TypeMismatchError, match="0 bytes"):
+            scatter.DeviceArray(context.buffer(8), (4,), "S0")
