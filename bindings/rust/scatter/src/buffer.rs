@@ -3,6 +3,7 @@ use std::fmt;
 use std::mem::size_of;
 use std::ptr;
 
+use crate::alloc::zeroed_vec;
 use crate::context::Context;
 use crate::dtype::{DType, Element};
 use crate::error::{check, Result};
@@ -94,7 +95,7 @@ impl Buffer {
     pub fn read<T: Element>(&self, byte_offset: u64, dst: &mut [T]) -> Result<()> {
         let bytes = std::mem::size_of_val(dst);
         if T::DTYPE == DType::Bool {
-            let mut raw = vec![0u8; bytes];
+            let mut raw = zeroed_vec::<u8>(bytes)?;
             // SAFETY: raw holds `bytes` bytes; the library checks the range.
             check(unsafe { sys::scatter_buffer_read(self.raw, byte_offset, raw.as_mut_ptr().cast(), bytes as u64) })?;
             for (d, chunk) in dst.iter_mut().zip(raw.chunks_exact(size_of::<T>())) {
@@ -107,9 +108,10 @@ impl Buffer {
         check(unsafe { sys::scatter_buffer_read(self.raw, byte_offset, dst.as_mut_ptr().cast(), bytes as u64) })
     }
 
-    /// `len` elements of type `T` read from `byte_offset`.
+    /// `len` elements of type `T` read from `byte_offset`. `OutOfMemory` when the host memory
+    /// for them cannot be allocated.
     pub fn to_vec<T: Element>(&self, byte_offset: u64, len: usize) -> Result<Vec<T>> {
-        let mut out = zeroed_vec::<T>(len);
+        let mut out = zeroed_vec::<T>(len)?;
         self.read(byte_offset, &mut out)?;
         Ok(out)
     }
@@ -164,17 +166,6 @@ impl fmt::Debug for Buffer {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("Buffer").field("size", &self.size()).finish()
     }
-}
-
-/// A `Vec` of `len` all-zero elements (valid for every [`Element`] by its contract).
-pub(crate) fn zeroed_vec<T: Element>(len: usize) -> Vec<T> {
-    let mut out = Vec::<T>::with_capacity(len);
-    // SAFETY: the capacity is `len`, and all-zero bytes are a valid T (Element's contract).
-    unsafe {
-        ptr::write_bytes(out.as_mut_ptr(), 0, len);
-        out.set_len(len);
-    }
-    out
 }
 
 /// One element from its bytes (`bytes.len() == size_of::<T>()`); a nonzero bool byte is true.

@@ -6,6 +6,7 @@ use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::ptr;
 use std::sync::Arc;
 
+use crate::alloc::zeroed_vec;
 use crate::buffer::Buffer;
 use crate::error::{array_text, check, text, Error, Result, Status};
 use crate::sys;
@@ -277,7 +278,7 @@ impl Context {
         let mut size = 0usize;
         // SAFETY: NULL data asks for the size.
         check(unsafe { sys::scatter_pipeline_cache_data(self.inner.raw, ptr::null_mut(), &mut size) })?;
-        let mut data = vec![0u8; size];
+        let mut data = zeroed_vec::<u8>(size)?;
         // SAFETY: data has `size` bytes of capacity.
         check(unsafe { sys::scatter_pipeline_cache_data(self.inner.raw, data.as_mut_ptr().cast(), &mut size) })?;
         data.truncate(size);

@@ -2,6 +2,7 @@
 #![deny(missing_docs)]
 #![warn(rust_2018_idioms)]
 
+mod alloc;
 mod batch;
 mod buffer;
 mod context;

@@ -1,7 +1,7 @@
 //! The three operations ([`Op`]) and their [`Options`], as methods of [`Context`].
 use std::fmt;
 
-use crate::buffer::zeroed_vec;
+use crate::alloc::zeroed_vec;
 use crate::context::Context;
 use crate::dtype::{DType, Element, Index};
 use crate::error::{check, Error, Result, Status};
@@ -211,6 +211,7 @@ pub(crate) fn check_bool_sources<T: Element>(out_is_host: bool, sources_in_buffe
 /// byte-for-byte unchanged.
 impl Context {
     /// Returns a new contiguous `Vec` of `data`'s shape: `data` with `updates` scattered in.
+    /// `OutOfMemory` when the host memory for it cannot be allocated.
     ///
     /// ```
     /// use scatter::{Context, Op, Options, Reduction, TensorView};
@@ -228,7 +229,7 @@ impl Context {
                                              options: &Options) -> Result<Vec<T>> {
         let (data, indices, updates) = (data.into(), indices.into(), updates.into());
         check_bool_sources::<T>(true, data.in_buffer() || updates.in_buffer())?;
-        let mut out = zeroed_vec::<T>(data.len());
+        let mut out = zeroed_vec::<T>(data.len())?;
         let out_view = TensorViewMut::new(&mut out, data.shape())?;
         self.run(op, &data, &indices, &updates, options, Some(&out_view))?;
         Ok(out)

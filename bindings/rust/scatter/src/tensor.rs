@@ -6,6 +6,7 @@ use std::marker::PhantomData;
 use std::mem::size_of;
 use std::ptr;
 
+use crate::alloc::{vec_with_capacity, zeroed_vec};
 use crate::dtype::{DType, Element};
 use crate::error::{Error, Result, Status};
 use crate::sys;
@@ -279,6 +280,7 @@ macro_rules! common_accessors {
         }
 
         /// The elements in row-major order of the shape (read from the buffer for a buffer view).
+        /// `OutOfMemory` when the host memory for them cannot be allocated.
         pub fn to_vec(&self) -> Result<Vec<T>> {
             gather(&self.layout, self.memory)
         }
@@ -290,7 +292,7 @@ macro_rules! common_accessors {
 }
 
 fn gather<T: Element>(layout: &Layout, memory: Memory) -> Result<Vec<T>> {
-    let mut out = Vec::with_capacity(layout.count);
+    let mut out = vec_with_capacity::<T>(layout.count)?;
     match memory {
         Memory::Host(base) => {
             // SAFETY: construction checked that every position is inside the slice.
@@ -304,7 +306,7 @@ fn gather<T: Element>(layout: &Layout, memory: Memory) -> Result<Vec<T>> {
             let (low, high) = layout.extent();
             let first = byte_offset as i128 + low * size;
             let bytes = ((high - low + 1) * size) as usize;
-            let mut span = vec![0u8; bytes];
+            let mut span = zeroed_vec::<u8>(bytes)?;
             // SAFETY: the range was checked against the buffer's size at construction.
             crate::error::check(unsafe {
                 sys::scatter_buffer_read(raw, first as u64, span.as_mut_ptr().cast(), bytes as u64)

@@ -136,3 +136,24 @@ fn bool_bytes_from_buffers_are_normalised_or_refused() {
                          &Options::reduce(Reduction::Mul)).unwrap();
     assert_eq!(buffer.to_vec::<bool>(0, 4).unwrap(), [false, true, true, true]);
 }
+
+/// The context's C handle is destroyed after every buffer created on it, whatever order the
+/// handles are dropped in: each buffer holds the context.
+#[test]
+fn a_context_outlives_its_buffers_whatever_the_drop_order() {
+    let ctx = Context::cpu().unwrap();
+    let mut first = Buffer::from_slice(&ctx, &[1.0f32, 2.0, 3.0]).unwrap();
+    let second = Buffer::from_slice(&ctx, &[4.0f32]).unwrap();
+    drop(ctx); // the last Context handle the caller holds
+    let ctx = first.context().clone();
+    let mut view = first.view_mut::<f32>(0, &[3]).unwrap();
+    ctx.scatter_in_place(Op::Elements, &mut view, &[1i64], second.view::<f32>(0, &[1]).unwrap(),
+                         &Options::reduce(Reduction::Add)).unwrap();
+    drop(ctx);
+    drop(first); // a buffer dropped while another still holds the context
+    assert_eq!(second.to_vec::<f32>(0, 1).unwrap(), [4.0]);
+    let third = second.context().buffer(4).unwrap();
+    drop(second);
+    assert_eq!(third.to_vec::<u32>(0, 1).unwrap(), [0]);
+    drop(third); // the context goes with its last buffer
+}

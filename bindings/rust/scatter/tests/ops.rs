@@ -160,3 +160,26 @@ fn exclude_self_and_nondeterminism_flags_reach_the_library() {
     let out = ctx.elements(&[100i32, 100, 100], &[0i64, 0, 2], &[1, 2, 3], &options).unwrap();
     assert_eq!(out, [3, 100, 3]); // hit targets start from 0, the untouched one keeps 100
 }
+
+/// An output too large for host memory is `OutOfMemory`, not an abort of the process (the
+/// binding allocates it fallibly); nothing the caller owns changes.
+#[test]
+fn outputs_too_large_for_memory_are_out_of_memory() {
+    let ctx = Context::cpu().unwrap();
+    let one = [1.0f32];
+    // 2^46 elements broadcast from one: the view is valid, its copy (256 TiB of f32, more than a
+    // 48-bit address space holds, so no allocator grants it even when it overcommits) is not.
+    let huge = TensorView::with_strides(&one, 0, &[1 << 46], &[0]).unwrap();
+    let err = ctx.scatter(Op::Elements, huge, TensorView::new(&[0i64], &[1]).unwrap(),
+                          TensorView::new(&[2.0f32], &[1]).unwrap(), &add()).unwrap_err();
+    assert_eq!(err.status, Status::OutOfMemory, "{err}");
+    assert!(err.message.contains("70368744177664 elements"), "{err}");
+    assert_eq!(huge.to_vec().unwrap_err().status, Status::OutOfMemory);
+    // More bytes than a Vec can ever hold (a capacity overflow, not a failed allocation).
+    let beyond = TensorView::with_strides(&one, 0, &[usize::MAX / 2], &[0]).unwrap();
+    assert_eq!(beyond.to_vec().unwrap_err().status, Status::OutOfMemory);
+    let buffer = ctx.buffer(16).unwrap();
+    assert_eq!(buffer.to_vec::<f32>(0, 1 << 46).unwrap_err().status, Status::OutOfMemory);
+    assert_eq!(buffer.to_vec::<u64>(0, usize::MAX / 4).unwrap_err().status, Status::OutOfMemory);
+    assert_eq!(one, [1.0]);
+}
