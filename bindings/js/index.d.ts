@@ -17,7 +17,9 @@ export type DtypeName =
 export type Extent = number | bigint;
 
 /**
- * A tensor over a TypedArray's memory (never copied).
+ * A tensor over a TypedArray's memory (never copied). The memory must be a fixed-length
+ * ArrayBuffer: an array over a SharedArrayBuffer, a resizable ArrayBuffer or a detached one is
+ * refused with a TypeError. Each field is read once, before any check.
  *
  * Without `strides` the tensor is the whole array, contiguous row-major: the product of `shape`
  * must equal `data.length`. With `strides` (in elements, possibly negative or, for tensors that
@@ -73,6 +75,7 @@ export type OutOfRange = 'error' | 'skip' | 'clamp';
 
 export type Backend = 'auto' | 'cpu' | 'vulkan';
 
+/** The options of an operation; each is read once, before any check. */
 export interface ScatterOptions<O = unknown> {
   /** elements/rows: the dimension the indices address, in [-rank, rank). nd: must be 0. Default 0. */
   axis?: number | bigint;
@@ -112,7 +115,8 @@ type ScatterResult<D, O> =
  * @returns `out` when given, else a new tensor of data's form (a TypedArray for a TypedArray,
  *   `{data, shape}` for a tensor object), shape and dtype.
  * @throws {ScatterError} A subclass per status; `out` (and data, in place) is unchanged then.
- * @throws {TypeError} An argument of the wrong kind (not a TypedArray, not an integer, ...).
+ * @throws {TypeError} An argument of the wrong kind (not a TypedArray, not an integer, an array
+ *   over a SharedArrayBuffer or a resizable or detached ArrayBuffer, ...).
  */
 export function elements<D extends Tensor, O = unknown>(
   data: D, indices: Indices, updates: Tensor, options?: ScatterOptions<O>): ScatterResult<D, O>;

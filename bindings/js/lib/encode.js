@@ -92,7 +92,7 @@ function callOperation(cFunction, context, tensors, options) {
     w.uint32(at + TENSOR.rank, rank);
     w.pointer(at + TENSOR.shape, rank ? extents(t.shape) : 0n);
     w.pointer(at + TENSOR.strides, t.strides ? extents(t.strides) : 0n);
-    const data = koffi.address(t.array) + t.offset * BigInt(t.array.BYTES_PER_ELEMENT);
+    const data = koffi.address(t.array) + t.offset * BigInt(t.elementSize);
     w.pointer(at + TENSOR.data, data);
     w.pointer(at + TENSOR.buffer, 0n);
     w.int64(at + TENSOR.byte_offset, 0n);

@@ -2,9 +2,10 @@
 // The three operations: elements, rows, nd.
 
 const { fn, check } = require('./library');
+const { InvalidArgumentError } = require('./errors');
 const { callOperation } = require('./encode');
 const { Context, defaultContext } = require('./context');
-const { tensorArg, outArg, indexArg } = require('./tensor');
+const { readTensor, readIndices, tensorArg, outArg, indexArg } = require('./tensor');
 const { cInteger, choice, flag, checkOptionNames } = require('./validate');
 
 /** scatter_reduction values (scatter.h). */
@@ -26,34 +27,56 @@ function cOptions(o) {
   };
 }
 
-function contextOf(o) {
-  if (o.context === undefined) return defaultContext(o.backend === undefined ? 'auto' : o.backend);
-  if (!(o.context instanceof Context)) throw new TypeError('context must be a Context');
+// Context's own getter, not `context.handle`: it reads the private handle of a real Context and
+// runs no code of the caller's (a Proxy of a Context, an object that only inherits from Context or
+// an own `handle` property could hand over any pointer, or close the context first).
+const contextHandle = Function.prototype.call.bind(Object.getOwnPropertyDescriptor(Context.prototype, 'handle').get);
+
+/** The handle of the context the options name. */
+function handleOf(o) {
+  if (o.context === undefined) return contextHandle(defaultContext(o.backend === undefined ? 'auto' : o.backend));
+  let handle;
+  try {
+    handle = contextHandle(o.context);
+  } catch (err) {
+    if (err instanceof InvalidArgumentError) throw err; // a closed Context
+    throw new TypeError('context must be a Context');
+  }
   if (o.backend !== undefined) {
     throw new TypeError('give either context or backend: backend picks a shared context when there is no context');
   }
-  return o.context;
+  return handle;
 }
 
 function run(cFunction, opName, data, indices, updates, options) {
-  // Everything is checked before the call, so a refused call changes nothing.
+  // First every option and every field of every argument is read, once, into plain values: a
+  // getter of the caller's runs here and never again. Then the checks, then the call, with no
+  // code of the caller's in between: a getter that ran after a check could shrink or detach an
+  // array the check had measured, and the library would write past it.
   const o = checkOptionNames(options, OPTION_NAMES, `${opName} options`);
+  const dataFields = readTensor(data, 'data');
+  const indexFields = readIndices(indices);
+  const updateFields = readTensor(updates, 'updates');
+  // out: data (the same object) runs in place: one descriptor for both, so the library sees the
+  // very same memory and strides.
+  const inPlace = o.out === data;
+  const outFields = o.out === undefined || inPlace ? undefined : readTensor(o.out, 'out');
+
+  // Everything is checked before the call, so a refused call changes nothing.
   const opts = cOptions(o);
-  const context = contextOf(o);
-  const d = tensorArg(data, 'data');
-  const i = indexArg(indices);
-  const u = tensorArg(updates, 'updates');
+  const handle = handleOf(o);
+  const d = tensorArg(dataFields, 'data');
+  const i = indexArg(indexFields);
+  const u = tensorArg(updateFields, 'updates');
   let out;
   let result;
   if (o.out === undefined) {
     [out, result] = d.allocateLike();
   } else {
-    // The same object as data: one descriptor for both, so the library sees the very same
-    // memory and strides and runs in place.
-    out = o.out === data ? d : outArg(o.out, d);
+    out = inPlace ? d : outArg(outFields, d);
     result = o.out;
   }
-  check(callOperation(cFunction, context.handle, [d, i, u, out], opts));
+  check(callOperation(cFunction, handle, [d, i, u, out], opts));
   return result;
 }
 

@@ -5,10 +5,17 @@
 // The library checks everything it can see (dtypes, shapes against each other, overlaps), but it
 // cannot see how long a TypedArray is: every tensor is checked here to lie inside its array before
 // the call, so no shape or stride can make the library read or write past the array.
+//
+// Two steps, so that no code of the caller's runs between a check and the call: readTensor and
+// readIndices read every field of an argument once, into plain values (a getter of the caller's
+// runs there and never again); tensorArg, outArg and indexArg then check those values, and run
+// nothing of the caller's. A getter that shrank or detached an array after its check once made
+// the library write past it.
 
 const { MAX_RANK } = require('./library');
 const { InvalidArgumentError, ShapeMismatchError, TypeMismatchError } = require('./errors');
 const { cIntegerBig, choice } = require('./validate');
+const { CLASSES, kindOf, lengthOf, isTypedArray, elementSizeOf, checkMemory } = require('./arrays');
 
 /** scatter_dtype values of the dtypes a TypedArray can hold (scatter.h). */
 const DTYPES = Object.freeze({
@@ -18,9 +25,9 @@ const DTYPES = Object.freeze({
   bool: 13,
 });
 
-// TypedArrays are told apart by their [[TypedArrayName]] (Symbol.toStringTag), not by their
-// constructor: a Node Buffer is a Uint8Array, and an array made in another realm (node:vm) has
-// that realm's constructor.
+// TypedArrays are told apart by their [[TypedArrayName]] (the built-in Symbol.toStringTag getter),
+// not by their constructor: a Node Buffer is a Uint8Array, and an array made in another realm
+// (node:vm) has that realm's constructor.
 
 /** The dtype each kind of TypedArray holds when no `dtype` is named. */
 const NATURAL_DTYPES = new Map([
@@ -39,20 +46,6 @@ const NAMED_DTYPES = new Map([
 ]);
 
 const TENSOR_KEYS = ['data', 'shape', 'strides', 'offset', 'dtype'];
-
-/**
- * Whether `value` is a TypedArray (an ArrayBufferView other than a DataView).
- * @param {*} value
- * @returns {boolean}
- */
-function isTypedArray(value) {
-  return ArrayBuffer.isView(value) && !(value instanceof DataView);
-}
-
-/** 'Float32Array', 'Uint8Array' (a Buffer too), ... */
-function kindOf(array) {
-  return array[Symbol.toStringTag];
-}
 
 function className(value) {
   if (value === null) return 'null';
@@ -79,7 +72,19 @@ function dtypeOf(array, named, name) {
   throw new TypeMismatchError(`${name}.dtype '${named}' needs its data in a ${holder}, not a ${kind}`);
 }
 
-/** Integers of a shape or strides list as BigInts, checked. */
+/**
+ * A shape or strides list as the caller gave it, each entry read once into a new plain array; a
+ * value that is not an array is kept for integerList to refuse.
+ */
+function readList(list) {
+  if (!Array.isArray(list)) return list;
+  const length = list.length;
+  const copy = [];
+  for (let d = 0; d < length; d++) copy.push(list[d]);
+  return copy;
+}
+
+/** Integers of a list from readList as BigInts, checked. */
 function integerList(list, name) {
   if (!Array.isArray(list)) throw new TypeError(`${name} must be an array of integers, not ${className(list)}`);
   return list.map((v, d) => cIntegerBig(v, 'int64', `${name}[${d}]`));
@@ -90,7 +95,7 @@ function integerList(list, name) {
  */
 class TensorArg {
   /**
-   * @param {ArrayBufferView} array The memory.
+   * @param {ArrayBufferView} array The memory: the caller's (checked by checkMemory) or one the binding made.
    * @param {object} view
    * @param {bigint[]} view.shape
    * @param {bigint[]|null} [view.strides] In elements; null for contiguous row-major.
@@ -108,7 +113,7 @@ class TensorArg {
       if (s < 0n) throw new ShapeMismatchError(`${name}.shape[${d}] = ${s} is negative`);
     });
     const count = shape.reduce((a, b) => a * b, 1n);
-    const length = BigInt(array.length);
+    const length = BigInt(lengthOf(array));
     const shown = `[${shape.join(', ')}]`;
     if (strides === null) {
       if (count !== length) {
@@ -139,6 +144,8 @@ class TensorArg {
       }
     }
     this.array = array;
+    // Bytes per element from the array's kind: its own BYTES_PER_ELEMENT could say anything.
+    this.elementSize = elementSizeOf(array);
     this.shape = shape;
     this.strides = strides;
     this.offset = offset;
@@ -155,7 +162,7 @@ class TensorArg {
    */
   allocateLike() {
     // This realm's class of the same kind (a Buffer's result is a Uint8Array).
-    const array = new globalThis[kindOf(this.array)](Number(this.count));
+    const array = new (CLASSES.get(kindOf(this.array)))(Number(this.count));
     const arg = new TensorArg(array, { shape: this.shape, dtype: this.dtype, named: this.named }, 'out');
     if (this.bare) return [arg, array];
     const result = { data: array, shape: this.shape.map(Number) };
@@ -165,111 +172,162 @@ class TensorArg {
 }
 
 /**
- * A data, updates or out argument: a TypedArray (1-D) or {data, shape, strides?, offset?, dtype?}.
+ * The fields of a tensor argument: a bare TypedArray, or {data, shape, strides, offset, dtype}
+ * read once each.
+ * @typedef {{array: ArrayBufferView, bare: boolean, shape?: *, strides?: *, offset?: *, dtype?: *}} TensorFields
+ */
+
+/**
+ * Reads a data, updates or out argument: a TypedArray (1-D) or {data, shape, strides?, offset?,
+ * dtype?}. Checks only what it needs to know which fields to read.
  * @param {*} value
  * @param {string} name
- * @returns {TensorArg}
+ * @returns {TensorFields}
  */
-function tensorArg(value, name) {
-  if (isTypedArray(value)) {
-    const shape = [BigInt(value.length)];
-    return new TensorArg(value, { shape, dtype: dtypeOf(value, undefined, name), bare: true }, name);
-  }
-  if (value === null || typeof value !== 'object' || !isTypedArray(value.data)) {
+function readTensor(value, name) {
+  if (isTypedArray(value)) return { array: value, bare: true };
+  const array = value !== null && typeof value === 'object' ? value.data : undefined;
+  if (!isTypedArray(array)) {
     throw new TypeError(`${name} must be a TypedArray or {data: TypedArray, shape, strides?, offset?, dtype?}, ` +
       `not ${className(value)}`);
   }
+  return readFields(value, array, name);
+}
+
+/** The fields of a tensor object other than `data`, already read as `array`. */
+function readFields(value, array, name) {
   checkKeys(value, name);
-  const array = value.data;
-  const shape = value.shape === undefined ? [BigInt(array.length)] : integerList(value.shape, `${name}.shape`);
-  const strides = value.strides === undefined || value.strides === null
-    ? null : integerList(value.strides, `${name}.strides`);
-  const offset = value.offset === undefined ? 0n : cIntegerBig(value.offset, 'int64', `${name}.offset`);
+  return {
+    array,
+    bare: false,
+    shape: readList(value.shape),
+    strides: readList(value.strides),
+    offset: value.offset,
+    dtype: value.dtype,
+  };
+}
+
+/**
+ * A data or updates argument, checked to lie inside its array.
+ * @param {TensorFields} fields From readTensor.
+ * @param {string} name
+ * @returns {TensorArg}
+ */
+function tensorArg(fields, name) {
+  const { array } = fields;
+  checkMemory(array, name);
+  if (fields.bare) {
+    const shape = [BigInt(lengthOf(array))];
+    return new TensorArg(array, { shape, dtype: dtypeOf(array, undefined, name), bare: true }, name);
+  }
+  const shape = fields.shape === undefined ? [BigInt(lengthOf(array))] : integerList(fields.shape, `${name}.shape`);
+  const strides = fields.strides === undefined || fields.strides === null
+    ? null : integerList(fields.strides, `${name}.strides`);
+  const offset = fields.offset === undefined ? 0n : cIntegerBig(fields.offset, 'int64', `${name}.offset`);
   if (strides === null && offset !== 0n) {
     throw new InvalidArgumentError(`${name}.offset needs ${name}.strides: a contiguous tensor is its whole ` +
       'data (pass a subarray to start further in)');
   }
-  const dtype = dtypeOf(array, value.dtype, name);
-  return new TensorArg(array, { shape, strides, offset, dtype, named: value.dtype !== undefined }, name);
+  const dtype = dtypeOf(array, fields.dtype, name);
+  return new TensorArg(array, { shape, strides, offset, dtype, named: fields.dtype !== undefined }, name);
 }
 
 /**
  * The `out` argument: as tensorArg, except that a bare TypedArray is taken as a contiguous tensor
  * of data's shape (and data's named dtype when it is the same kind of array), since `out` always
  * has data's shape and dtype.
- * @param {*} value
+ * @param {TensorFields} fields From readTensor(value, 'out').
  * @param {TensorArg} data
  * @returns {TensorArg}
  */
-function outArg(value, data) {
-  if (!isTypedArray(value)) return tensorArg(value, 'out');
-  const dtype = data.named && kindOf(value) === kindOf(data.array)
-    ? data.dtype : dtypeOf(value, undefined, 'out');
-  if (BigInt(value.length) !== data.count) {
-    throw new ShapeMismatchError(`out holds ${value.length} elements but data has shape ` +
+function outArg(fields, data) {
+  if (!fields.bare) return tensorArg(fields, 'out');
+  const { array } = fields;
+  checkMemory(array, 'out');
+  const dtype = data.named && kindOf(array) === kindOf(data.array)
+    ? data.dtype : dtypeOf(array, undefined, 'out');
+  const length = lengthOf(array);
+  if (BigInt(length) !== data.count) {
+    throw new ShapeMismatchError(`out holds ${length} elements but data has shape ` +
       `[${data.shape.join(', ')}] (${data.count} elements)`);
   }
-  return new TensorArg(value, { shape: data.shape, dtype, named: data.named }, 'out');
+  return new TensorArg(array, { shape: data.shape, dtype, named: data.named }, 'out');
 }
 
 /**
- * The indices: an Int32Array or BigInt64Array (or any TypedArray: the library names a wrong
- * dtype), a {data, shape, ...} object of one, or plain integers: a scalar, a (nested) array, or
- * {data: array, shape}. Plain integers become a new BigInt64Array, each checked to be a safe
- * integer Number or an int64 BigInt, so that no index is rounded or wrapped on the way.
+ * Reads the indices: an Int32Array or BigInt64Array (or any TypedArray: the library names a
+ * wrong dtype), a {data, shape, ...} object of one, or plain integers: a scalar, a (nested)
+ * array, or {data: array, shape}.
  * @param {*} value
- * @returns {TensorArg}
+ * @returns {{tensor: TensorFields}|{shape: *, values: Array}} The fields of a tensor, or plain
+ *   integers (unchecked) and their shape.
  */
-function indexArg(value) {
+function readIndices(value) {
   const name = 'indices';
-  if (isTypedArray(value) || (value !== null && typeof value === 'object' && isTypedArray(value.data))) {
-    return tensorArg(value, name);
-  }
-  if (typeof value === 'number' || typeof value === 'bigint') {
-    return new TensorArg(integerArray([value], name), { shape: [], dtype: 'i64' }, name);
-  }
+  if (isTypedArray(value)) return { tensor: { array: value, bare: true } };
+  if (typeof value === 'number' || typeof value === 'bigint') return { shape: [], values: [value] };
   if (Array.isArray(value)) {
     const [shape, values] = flatten(value, name);
-    return new TensorArg(integerArray(values, name), { shape, dtype: 'i64' }, name);
+    return { shape, values };
   }
-  if (value !== null && typeof value === 'object' && Array.isArray(value.data)) {
+  const data = value !== null && typeof value === 'object' ? value.data : undefined;
+  if (isTypedArray(data)) return { tensor: readFields(value, data, name) };
+  if (Array.isArray(data)) {
     checkKeys(value, name);
-    if (value.strides !== undefined || value.offset !== undefined || value.dtype !== undefined) {
+    const { shape, strides, offset, dtype } = value;
+    if (strides !== undefined || offset !== undefined || dtype !== undefined) {
       throw new TypeError('indices given as a plain array take only a shape (they become a new BigInt64Array)');
     }
     // The array's own nesting gives the values; `shape`, when given, reshapes them.
-    const [nested, values] = flatten(value.data, name);
-    const shape = value.shape === undefined ? nested : integerList(value.shape, 'indices.shape');
-    return new TensorArg(integerArray(values, name), { shape, dtype: 'i64' }, name);
+    const [nested, values] = flatten(data, name);
+    return { shape: shape === undefined ? nested : readList(shape), values };
   }
   throw new TypeError('indices must be an Int32Array or BigInt64Array, {data, shape}, or plain integers, ' +
     `not ${className(value)}`);
 }
 
 /**
+ * The indices, checked. Plain integers become a new BigInt64Array, each checked to be a safe
+ * integer Number or an int64 BigInt, so that no index is rounded or wrapped on the way.
+ * @param {ReturnType<typeof readIndices>} read
+ * @returns {TensorArg}
+ */
+function indexArg(read) {
+  const name = 'indices';
+  if (read.tensor) return tensorArg(read.tensor, name);
+  const shape = integerList(read.shape, 'indices.shape');
+  return new TensorArg(integerArray(read.values, name), { shape, dtype: 'i64' }, name);
+}
+
+/**
  * The shape and the row-major values of a rectangular nested array; ragged nesting is refused.
- * Plain loops, not Array.prototype.flat: flat() and forEach() skip the holes of a sparse array,
- * which would shift or drop indices without a word.
+ * One walk that reads each entry and each length once: the first path down (every index 0) gives
+ * the shape, every other node is checked against it. Plain loops, not Array.prototype.flat:
+ * flat() and forEach() skip the holes of a sparse array, which would shift or drop indices
+ * without a word.
  * @returns {[bigint[], Array]}
  */
 function flatten(value, name) {
   const shape = [];
-  for (let level = value; Array.isArray(level); level = level[0]) {
-    shape.push(BigInt(level.length));
-    if (level.length === 0) break;
-  }
+  let rank = -1; // known once the first path down reaches a number or an empty array
   const values = [];
   const walk = (node, depth, where) => {
-    if (depth === shape.length) {
-      if (Array.isArray(node)) throw new ShapeMismatchError(`${where} is an array where a number was expected`);
+    const isArray = Array.isArray(node);
+    const length = isArray ? node.length : 0;
+    if (rank < 0) {
+      if (isArray) shape.push(BigInt(length));
+      if (!isArray || length === 0) rank = shape.length;
+    }
+    if (depth === rank) {
+      if (isArray) throw new ShapeMismatchError(`${where} is an array where a number was expected`);
       values.push(node);
       return;
     }
-    if (!Array.isArray(node) || BigInt(node.length) !== shape[depth]) {
+    if (!isArray || BigInt(length) !== shape[depth]) {
       throw new ShapeMismatchError(`${name} is a ragged nested array: ${where} ` +
-        `${Array.isArray(node) ? `has ${node.length} entries` : 'is not an array'} where ${shape[depth]} were expected`);
+        `${isArray ? `has ${length} entries` : 'is not an array'} where ${shape[depth]} were expected`);
     }
-    for (let k = 0; k < node.length; k++) walk(node[k], depth + 1, `${where}[${k}]`);
+    for (let k = 0; k < length; k++) walk(node[k], depth + 1, `${where}[${k}]`);
   };
   walk(value, 0, name);
   return [shape, values];
@@ -297,4 +355,6 @@ function checkKeys(value, name) {
   }
 }
 
-module.exports = { DTYPES, NATURAL_DTYPES, NAMED_DTYPES, TensorArg, tensorArg, outArg, indexArg, isTypedArray };
+module.exports = {
+  DTYPES, NATURAL_DTYPES, NAMED_DTYPES, TensorArg, readTensor, readIndices, tensorArg, outArg, indexArg, isTypedArray,
+};

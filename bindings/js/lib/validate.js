@@ -81,12 +81,14 @@ function flag(value, fallback, what) {
 }
 
 /**
- * Refuses option names that are not known: a misspelt one (exclude_self for excludeSelf) would
- * otherwise be ignored without a word.
+ * Refuses option names that are not known (a misspelt one, exclude_self for excludeSelf, would
+ * otherwise be ignored without a word), then reads each known option once into a plain object:
+ * the checks and the call then work from that copy, so that no getter of the caller's runs
+ * between a check and the call.
  * @param {object|undefined} options
  * @param {string[]} known
  * @param {string} what
- * @returns {object} The options, or {} for undefined.
+ * @returns {object} The known options' values (undefined where not given).
  */
 function checkOptionNames(options, known, what) {
   if (options === undefined || options === null) return {};
@@ -96,7 +98,9 @@ function checkOptionNames(options, known, what) {
       throw new TypeError(`${what} has no option '${key}'; the options are ${known.join(', ')}`);
     }
   }
-  return options;
+  const values = {};
+  for (const key of known) values[key] = options[key];
+  return values;
 }
 
 module.exports = { cInteger, cIntegerBig, choice, flag, checkOptionNames };
