@@ -1,11 +1,14 @@
 /* Links libscatter statically (scatter::scatter_static) and runs a rows scatter: the program
- * needs no libscatter.so at run time. Exit status 0 when the result is right. */
+ * needs no libscatter.so at run time. Exit status 0 when the result is right.
+ * With the argument --fully-static (a `cc -static` build, no dynamic loader), a Vulkan context
+ * must be refused with BACKEND_UNAVAILABLE instead of crashing in glibc's static dlopen, and the
+ * AUTO context above runs on the CPU. */
 #include <stdio.h>
 #include <string.h>
 
 #include "scatter/scatter.h"
 
-int main(void) {
+int main(int argc, char** argv) {
     /* data is 3x2; rows 2 and 0 get the two rows of updates, in place. */
     int32_t data[6] = {1, 2, 3, 4, 5, 6};
     int32_t indices[2] = {2, 0};
@@ -41,6 +44,19 @@ int main(void) {
     if (memcmp(data, expected, sizeof data) != 0) {
         fprintf(stderr, "wrong result\n");
         return 1;
+    }
+    if (argc > 1 && strcmp(argv[1], "--fully-static") == 0) {
+        scatter_context_desc desc = SCATTER_CONTEXT_DESC_INIT;
+        desc.backend = SCATTER_BACKEND_VULKAN;
+        context = NULL;
+        status = scatter_context_create(&desc, &context);
+        if (status != SCATTER_ERROR_BACKEND_UNAVAILABLE || context != NULL) {
+            fprintf(stderr, "a Vulkan context in a fully static program: %s, expected BACKEND_UNAVAILABLE\n",
+                    scatter_status_name(status));
+            return 1;
+        }
+        printf("Vulkan in a fully static program: %s: %s\n", scatter_status_name(status),
+               scatter_last_error_message());
     }
     printf("libscatter %s (static): rows scatter in place ok\n", scatter_version_string());
     return 0;

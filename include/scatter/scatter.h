@@ -224,7 +224,10 @@ typedef enum scatter_out_of_range {
  *  bytes = those of data + out + indices + updates; both lines are measured once, on the
  *  context's first call on host tensors, by probe operations (elements, axis 0, f32 add on 8x8
  *  and 1024x1024 host tensors, best of 5 and of 2 runs on each backend: a few ms on a GPU
- *  machine), then kept; a tie goes to the CPU. The measured lines and each call's route are
+ *  machine), then kept; a tie goes to the CPU. Capability comes before cost: a host call the
+ *  device refuses as UNSUPPORTED (a feature it lacks, a size it does not address; refused before
+ *  anything is written) runs on the CPU instead, so a call's status never depends on its size or
+ *  route, and the result is bitwise the same. The measured lines and each call's route are
  *  logged at DEBUG level, and the route is in the call's profile. */
 typedef enum scatter_backend {
     SCATTER_BACKEND_AUTO = 0,
@@ -305,8 +308,10 @@ typedef struct scatter_context_desc {
     uint32_t thread_count;    /* CPU threads in all, the calling thread's included; 0 means one
                                  per hardware thread; capped at SCATTER_MAX_THREAD_COUNT. When
                                  the system refuses a thread (process, pid or memory limit),
-                                 the context runs on the threads that started and logs a
-                                 WARNING; results do not depend on it. Ignored when
+                                 the context runs on the threads that started, at most one per
+                                 hardware thread (the rest end and give their memory back),
+                                 and logs a WARNING; results do not depend on it. Worker
+                                 threads run on 1 MiB stacks (POSIX). Ignored when
                                  parallel_for is set. */
     uint32_t flags;           /* SCATTER_CONTEXT_FLAG_* */
     scatter_parallel_for_fn parallel_for; /* optional host job system; NULL uses own threads */
@@ -333,7 +338,10 @@ SCATTER_API scatter_status scatter_context_create(const scatter_context_desc* de
                                                   scatter_context* out_context);
 
 /** Destroys a context and everything it owns. NULL is ignored. No other call may use the
- *  context during or after this call; buffers created on it must be destroyed first. The shared
+ *  context handle during or after this call. Buffers, batches and recordings created on it may
+ *  be destroyed before or after it, in any order (a garbage collector's order is fine): while any
+ *  of them lives, the context's backend, device memory and threads stay and are released when
+ *  the last of them is destroyed; such a buffer can still be read, written and copied. The shared
  *  Vulkan instance and device stay for the next context (see scatter_context_create). */
 SCATTER_API void scatter_context_destroy(scatter_context context);
 
@@ -417,11 +425,13 @@ SCATTER_API scatter_status scatter_devices(scatter_device_info* infos, uint32_t*
  *  On Vulkan a buffer may be larger than one device allocation (it is then several, invisibly);
  *  a tensor in it may lie anywhere but span at most 4 storage-buffer windows (docs/vulkan.md).
  *  *out_buffer is written only on success. Returns INVALID_ARGUMENT (null argument),
- *  OUT_OF_MEMORY, DEVICE_LOST. Destroy with scatter_buffer_destroy before the context. */
+ *  OUT_OF_MEMORY, DEVICE_LOST. Destroy with scatter_buffer_destroy, before or after the context
+ *  (scatter_context_destroy says how). */
 SCATTER_API scatter_status scatter_buffer_create(scatter_context context, uint64_t size,
                                                  scatter_buffer* out_buffer);
 
-/** Destroys a buffer. NULL is ignored. No operation may be using it. */
+/** Destroys a buffer. NULL is ignored. No operation may be using it. Destroying the last
+ *  buffer, batch or recording of a context already destroyed releases that context. */
 SCATTER_API void scatter_buffer_destroy(scatter_buffer buffer);
 
 /** Returns the size in bytes of the buffer, or 0 for NULL. */
@@ -607,7 +617,7 @@ typedef enum scatter_op {
 typedef struct scatter_batch_t* scatter_batch;
 
 /** Creates an empty batch on a Vulkan context. *out_batch is written only on success; destroy
- *  it with scatter_batch_destroy before the context. Returns INVALID_ARGUMENT (null argument),
+ *  it with scatter_batch_destroy (before or after the context). Returns INVALID_ARGUMENT (null argument),
  *  UNSUPPORTED (not a Vulkan context), OUT_OF_MEMORY, DEVICE_LOST. A batch is used by one thread
  *  at a time; several batches of one context may be used from different threads. */
 SCATTER_API scatter_status scatter_batch_create(scatter_context context, scatter_batch* out_batch);

@@ -30,7 +30,7 @@ SCATTER_API scatter_status scatter_buffer_create(scatter_context context, uint64
         auto buffer = std::make_unique<scatter_buffer_t>();
         buffer->context = context;
         SCATTER_RETURN_IF_ERROR(context->backend->create_buffer(size, &buffer->impl));
-        context->live_buffers.fetch_add(1);
+        retain_context(context);
         *out_buffer = buffer.release();
         return Status();
     });
@@ -38,11 +38,12 @@ SCATTER_API scatter_status scatter_buffer_create(scatter_context context, uint64
 
 SCATTER_API void scatter_buffer_destroy(scatter_buffer buffer) {
     if (buffer == nullptr) return;
+    scatter_context_t* context = buffer->context;
     try {
-        buffer->context->live_buffers.fetch_sub(1);
-        delete buffer;
+        delete buffer;  // before its context: the buffer's memory belongs to the context's device
     } catch (...) {
     }
+    release_context(context);
 }
 
 SCATTER_API uint64_t scatter_buffer_size(scatter_buffer buffer) {

@@ -10,6 +10,18 @@
 
 using namespace scatter;
 
+namespace scatter {
+
+void release_context(scatter_context_t* context) noexcept {
+    if (context->references.fetch_sub(1) != 1) return;
+    try {
+        delete context;
+    } catch (...) {
+    }
+}
+
+}  // namespace scatter
+
 extern "C" {
 
 SCATTER_API scatter_status scatter_context_create(const scatter_context_desc* desc,
@@ -29,10 +41,7 @@ SCATTER_API scatter_status scatter_context_create(const scatter_context_desc* de
 }
 
 SCATTER_API void scatter_context_destroy(scatter_context context) {
-    try {
-        delete context;
-    } catch (...) {
-    }
+    if (context != nullptr) release_context(context);
 }
 
 SCATTER_API scatter_status scatter_context_backend(scatter_context context, scatter_backend* out_backend) {

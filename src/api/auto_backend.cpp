@@ -119,6 +119,18 @@ Status AutoBackend::execute(const OpPlan& plan) {
         std::snprintf(reason, sizeof reason, "%s: predicted CPU %.0f us, Vulkan %.0f us for %.0f bytes",
                       chosen == cpu_.get() ? "cpu" : "vulkan", cpu_us, vulkan_us, bytes);
     }
+    Status status = route(plan, chosen, reason);
+    // Capability before cost: a host call the device refuses (a feature it lacks, a size it does
+    // not address) was refused before anything was staged or written, and the CPU runs every
+    // call, so the call's status never depends on its size. Bitwise equal either way.
+    if (chosen == vulkan_.get() && on_host(plan) && status.code() == SCATTER_ERROR_UNSUPPORTED) {
+        std::snprintf(reason, sizeof reason, "cpu: the Vulkan device refused it: %s", status.message().c_str());
+        status = route(plan, cpu_.get(), reason);
+    }
+    return status;
+}
+
+Status AutoBackend::route(const OpPlan& plan, Backend* chosen, const char* reason) {
     config_.log_message(SCATTER_LOG_DEBUG, (std::string("backend AUTO routes a call to ") + reason).c_str());
     if (plan.profile != nullptr) {
         plan.profile->set_route(reason);

@@ -39,6 +39,8 @@ public:
 private:
     // Measures both lines once (thread-safe).
     void measure_costs();
+    // Logs the route, puts it in the profile and runs the call on `chosen`.
+    Status route(const OpPlan& plan, Backend* chosen, const char* reason);
 
     std::unique_ptr<Backend> cpu_, vulkan_;
     ContextConfig& config_;

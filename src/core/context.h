@@ -35,8 +35,21 @@ struct scatter_context_t {
     uint64_t id;  // never reused: tells this context from a later one at the same address
     scatter::ContextConfig config;
     std::unique_ptr<scatter::Backend> backend;
-    std::atomic<int64_t> live_buffers{0};
+    // The application's handle plus one per buffer, batch and recording made on the context:
+    // scatter_context_destroy drops the handle's, and the context goes with the last reference,
+    // so objects destroyed after their context (garbage collectors do not keep an order) never
+    // reach freed memory.
+    std::atomic<int64_t> references{1};
 };
+
+namespace scatter {
+
+inline void retain_context(scatter_context_t* context) { context->references.fetch_add(1); }
+
+// Drops one reference; the last one deletes the context. Never throws.
+void release_context(scatter_context_t* context) noexcept;
+
+}  // namespace scatter
 
 struct scatter_buffer_t {
     scatter_context_t* context = nullptr;

@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cinttypes>
 #include <cstdio>
+#include <cstdint>
 #include <cstring>
 
 namespace scatter {
@@ -157,6 +158,17 @@ Status resolve_memory(const char* name, const scatter_tensor& t, scatter_context
         return make_error(SCATTER_ERROR_INVALID_ARGUMENT,
                           "%s.data is NULL but the tensor has %" PRId64 " elements", name,
                           v->element_count);
+    // The extent must lie in the address space: strides that reach below address 0 or past its
+    // end from the data pointer would have the kernels write at a wrapped, wild address.
+    const uintptr_t base = reinterpret_cast<uintptr_t>(t.data);
+    if (v->element_count > 0 && uint64_t(-v->min_byte) > base)
+        return make_error(SCATTER_ERROR_INVALID_ARGUMENT,
+                          "%s's strides reach %" PRId64 " bytes before its data pointer %p, below address 0",
+                          name, -v->min_byte, t.data);
+    if (v->element_count > 0 && uint64_t(v->end_byte) > UINTPTR_MAX - base)
+        return make_error(SCATTER_ERROR_INVALID_ARGUMENT,
+                          "%s reaches %" PRId64 " bytes from its data pointer %p, past the end of the address space",
+                          name, v->end_byte, t.data);
     v->host = static_cast<char*>(t.data);
     return Status();
 }

@@ -2,6 +2,7 @@
 // (hit counts for exclude_self and mean) allocated before anything is written.
 #pragma once
 
+#include "core/checked_math.h"
 #include "core/host_allocator.h"
 #include "core/op_plan.h"
 #include "core/task_runner.h"
@@ -19,12 +20,17 @@ inline bool needs_target_counts(const OpPlan& plan) {
 
 // Zeroed hit counts, per_task for each of `tasks` tasks (nothing when per_task is 0), allocated
 // before anything is written: OUT_OF_MEMORY names `what` ("per-row", "per-target").
+// The product is checked: a count that overflows is as unallocatable as one the system refuses,
+// and the message names its factors rather than a wrapped byte count.
 inline Status allocate_target_counts(ScratchArray<int64_t>& counts, int64_t per_task, uint32_t tasks, const char* what) {
     if (per_task == 0) return Status();
-    if (!counts.allocate(size_t(per_task * tasks)))
-        return make_error(SCATTER_ERROR_OUT_OF_MEMORY, "could not allocate %lld bytes of %s counts",
-                          (long long)(per_task * tasks * 8), what);
-    std::memset(counts.data(), 0, size_t(per_task * tasks) * sizeof(int64_t));
+    int64_t count = 0, bytes = 0;
+    if (!checked_mul(per_task, int64_t(tasks), &count) || !checked_mul(count, int64_t(sizeof(int64_t)), &bytes) ||
+        !counts.allocate(size_t(count)))
+        return make_error(SCATTER_ERROR_OUT_OF_MEMORY,
+                          "could not allocate %lld %s counts of 8 bytes for each of %u tasks", (long long)per_task,
+                          what, tasks);
+    std::memset(counts.data(), 0, size_t(bytes));
     return Status();
 }
 

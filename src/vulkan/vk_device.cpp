@@ -1,6 +1,7 @@
 #include "vulkan/vk_device.h"
 
 #include "vulkan/vk_loop_limit.h"
+#include "vulkan/vk_result.h"
 
 #include "scatter_shared.h"
 
@@ -17,20 +18,7 @@ namespace {
 
 constexpr const char* kValidationLayer = "VK_LAYER_KHRONOS_validation";
 
-const char* result_name(VkResult r) {
-    switch (r) {
-        case VK_ERROR_OUT_OF_HOST_MEMORY: return "VK_ERROR_OUT_OF_HOST_MEMORY";
-        case VK_ERROR_OUT_OF_DEVICE_MEMORY: return "VK_ERROR_OUT_OF_DEVICE_MEMORY";
-        case VK_ERROR_INITIALIZATION_FAILED: return "VK_ERROR_INITIALIZATION_FAILED";
-        case VK_ERROR_DEVICE_LOST: return "VK_ERROR_DEVICE_LOST";
-        case VK_ERROR_INCOMPATIBLE_DRIVER: return "VK_ERROR_INCOMPATIBLE_DRIVER";
-        case VK_ERROR_LAYER_NOT_PRESENT: return "VK_ERROR_LAYER_NOT_PRESENT";
-        case VK_ERROR_EXTENSION_NOT_PRESENT: return "VK_ERROR_EXTENSION_NOT_PRESENT";
-        case VK_ERROR_FEATURE_NOT_PRESENT: return "VK_ERROR_FEATURE_NOT_PRESENT";
-        case VK_TIMEOUT: return "VK_TIMEOUT";
-        default: return "VkResult";
-    }
-}
+const char* result_name(VkResult r) { return vk_result_name(int32_t(r)); }
 
 VkBool32 VKAPI_PTR forward_debug_message(VkDebugUtilsMessageSeverityFlagBitsEXT severity,
                                          VkDebugUtilsMessageTypeFlagsEXT,
@@ -352,6 +340,29 @@ Status enumerate_devices(const InstanceFunctions& fns, VkInstance instance, std:
     return Status();
 }
 
+Status choose_device_index(const std::vector<PhysicalDeviceEntry>& devices, int32_t requested, int32_t* out) {
+    if (devices.empty()) return make_error(SCATTER_ERROR_BACKEND_UNAVAILABLE, "the Vulkan driver reports no device");
+    if (requested >= 0) {
+        if (uint32_t(requested) >= devices.size())
+            return make_error(SCATTER_ERROR_BACKEND_UNAVAILABLE, "desc.device_index = %d but there are %zu Vulkan devices",
+                              int(requested), devices.size());
+        const PhysicalDeviceEntry& e = devices[size_t(requested)];
+        if (!e.usable)
+            return make_error(SCATTER_ERROR_BACKEND_UNAVAILABLE, "Vulkan device %d (%s) is unusable: %s",
+                              int(requested), e.info.name, e.unusable_reason);
+        *out = requested;
+        return Status();
+    }
+    int32_t best = -1;
+    for (size_t i = 0; i < devices.size(); ++i)
+        if (devices[i].usable && (best < 0 || type_rank(devices[i].info.type) > type_rank(devices[size_t(best)].info.type)))
+            best = int32_t(i);
+    if (best < 0)
+        return make_error(SCATTER_ERROR_BACKEND_UNAVAILABLE, "no Vulkan device supports Vulkan 1.1 with a compute queue");
+    *out = best;
+    return Status();
+}
+
 Status VulkanDevice::create(int32_t device_index, std::shared_ptr<OwnedInstance> instance,
                             std::unique_ptr<VulkanDevice>* out) {
     auto self = std::unique_ptr<VulkanDevice>(new VulkanDevice());
@@ -361,21 +372,9 @@ Status VulkanDevice::create(int32_t device_index, std::shared_ptr<OwnedInstance>
     SCATTER_RETURN_IF_ERROR(enumerate_devices(fns, self->instance_->instance, &devices));
     if (devices.empty())
         return make_error(SCATTER_ERROR_BACKEND_UNAVAILABLE, "the Vulkan driver reports no device");
-    const PhysicalDeviceEntry* chosen = nullptr;
-    if (device_index >= 0) {
-        if (uint32_t(device_index) >= devices.size())
-            return make_error(SCATTER_ERROR_BACKEND_UNAVAILABLE, "desc.device_index = %d but there are %zu Vulkan devices",
-                              int(device_index), devices.size());
-        chosen = &devices[size_t(device_index)];
-        if (!chosen->usable)
-            return make_error(SCATTER_ERROR_BACKEND_UNAVAILABLE, "Vulkan device %d (%s) is unusable: %s",
-                              int(device_index), chosen->info.name, chosen->unusable_reason);
-    } else {
-        for (const PhysicalDeviceEntry& e : devices)
-            if (e.usable && (chosen == nullptr || type_rank(e.info.type) > type_rank(chosen->info.type))) chosen = &e;
-        if (chosen == nullptr)
-            return make_error(SCATTER_ERROR_BACKEND_UNAVAILABLE, "no Vulkan device supports Vulkan 1.1 with a compute queue");
-    }
+    int32_t index = 0;
+    SCATTER_RETURN_IF_ERROR(choose_device_index(devices, device_index, &index));
+    const PhysicalDeviceEntry* chosen = &devices[size_t(index)];
 
     const DeviceSwitches switches = switches_from_environment();
     uint64_t usable = chosen->info.features & ~switches.hidden_features;

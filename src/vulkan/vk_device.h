@@ -58,6 +58,9 @@ private:
 // log_to hears a missing validation layer now; later messages go to add_log's listeners.
 Status create_instance(bool validation, const ContextConfig* log_to, std::unique_ptr<OwnedInstance>* out);
 Status enumerate_devices(const InstanceFunctions& fns, VkInstance instance, std::vector<PhysicalDeviceEntry>* out);
+// The index of the device a context asks for: `requested`, or (-1) the best usable device type
+// (discrete > integrated > virtual > CPU). BACKEND_UNAVAILABLE with the reason when there is none.
+Status choose_device_index(const std::vector<PhysicalDeviceEntry>& devices, int32_t requested, int32_t* out);
 
 // What an application hands over for interop (not owned).
 struct BorrowedDevice {
@@ -72,7 +75,7 @@ struct BorrowedDevice {
 
 class VulkanDevice {
 public:
-    // Creates a device on `instance`: device_index, or (-1) the best device type.
+    // Creates a device on `instance`: device_index (>= 0; choose_device_index resolves -1).
     static Status create(int32_t device_index, std::shared_ptr<OwnedInstance> instance,
                          std::unique_ptr<VulkanDevice>* out);
     // The instance this device was created on; null for a borrowed device.

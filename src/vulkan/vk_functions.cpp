@@ -5,6 +5,11 @@
 #else
 #include <dlfcn.h>
 #endif
+#if defined(__linux__) && defined(__GLIBC__)
+#include <elf.h>
+#include <link.h>
+#include <sys/auxv.h>
+#endif
 
 #include <mutex>
 #include <string>
@@ -44,8 +49,35 @@ void* open_loader(std::string* why) {
 void* find_symbol(void* module, const char* name) { return dlsym(module, name); }
 #endif
 
+// True in a fully static glibc program (`cc -static`): no dynamic loader ran it (AT_BASE is 0)
+// and the main program names none (PT_INTERP; a program started as `ld.so ./program` has one).
+// glibc's dlopen there cannot load a library that needs the shared libc, such as the Vulkan
+// loader: it crashes instead of failing.
+bool statically_linked() {
+#if defined(__linux__) && defined(__GLIBC__)
+    if (getauxval(AT_BASE) != 0) return false;
+    bool has_interpreter = false;
+    dl_iterate_phdr(
+        [](dl_phdr_info* info, size_t, void* found) -> int {
+            for (ElfW(Half) i = 0; i < info->dlpi_phnum; ++i)
+                if (info->dlpi_phdr[i].p_type == PT_INTERP) *static_cast<bool*>(found) = true;
+            return 1;  // the first entry is the main program
+        },
+        &has_interpreter);
+    return !has_interpreter;
+#else
+    return false;
+#endif
+}
+
 LoaderState find_loader() {
     LoaderState state;
+    if (statically_linked()) {
+        state.failure = std::string("the Vulkan loader ") + kLoaderName +
+                        " cannot be loaded into a statically linked program (no dynamic loader); link the "
+                        "program dynamically to use Vulkan";
+        return state;
+    }
     std::string why;
     void* module = open_loader(&why);
     if (module == nullptr) {

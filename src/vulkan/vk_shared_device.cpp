@@ -21,6 +21,7 @@ struct DeviceKey {
 struct Registry {
     std::mutex mutex;
     std::shared_ptr<OwnedInstance> instances[2];  // [validation]
+    int32_t best_index[2] = {-1, -1};             // [validation]: the device index -1 chose
     std::vector<std::pair<DeviceKey, std::shared_ptr<DeviceBundle>>> devices;
 };
 
@@ -61,20 +62,31 @@ Status shared_instance(bool validation, const ContextConfig* log_to, std::shared
 Status shared_device(const VulkanDeviceRequest& request, const ContextConfig& config,
                      std::shared_ptr<DeviceBundle>* out) {
     const bool validation = request.validation;
-    const DeviceKey key{validation, request.device_index, switches_from_environment()};
     Registry& r = registry();
     // Held while creating: two contexts created at once get one device, not two.
     std::lock_guard<std::mutex> lock(r.mutex);
+    std::shared_ptr<OwnedInstance> instance;
+    SCATTER_RETURN_IF_ERROR(instance_locked(r, validation, &config, &instance));
+    // Keyed by the device actually chosen: index -1 and the explicit index of the same GPU share
+    // one VkDevice (two would cost twice the memory and threads). The choice for -1 is kept: the
+    // devices do not change while the instance lives.
+    int32_t& best = r.best_index[validation ? 1 : 0];
+    int32_t index = request.device_index >= 0 ? request.device_index : best;
+    if (index < 0) {
+        std::vector<PhysicalDeviceEntry> devices;
+        SCATTER_RETURN_IF_ERROR(enumerate_devices(instance->fns, instance->instance, &devices));
+        SCATTER_RETURN_IF_ERROR(choose_device_index(devices, -1, &index));
+        best = index;
+    }
+    const DeviceKey key{validation, index, switches_from_environment()};
     for (auto& entry : r.devices) {
         if (entry.first == key) {
             *out = entry.second;
             return Status();
         }
     }
-    std::shared_ptr<OwnedInstance> instance;
-    SCATTER_RETURN_IF_ERROR(instance_locked(r, validation, &config, &instance));
     std::unique_ptr<VulkanDevice> device;
-    SCATTER_RETURN_IF_ERROR(VulkanDevice::create(request.device_index, std::move(instance), &device));
+    SCATTER_RETURN_IF_ERROR(VulkanDevice::create(index, std::move(instance), &device));
     std::shared_ptr<DeviceBundle> bundle;
     SCATTER_RETURN_IF_ERROR(
         make_bundle(std::move(device), request.pipeline_cache, request.pipeline_cache_size, &bundle));

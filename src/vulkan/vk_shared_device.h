@@ -11,6 +11,7 @@
 #include "vulkan/vk_pipelines.h"
 #include "vulkan/vulkan_entry.h"
 
+#include <atomic>
 #include <memory>
 
 namespace scatter {
@@ -19,6 +20,9 @@ namespace scatter {
 struct DeviceBundle {
     std::unique_ptr<VulkanDevice> device;
     std::unique_ptr<PipelineSet> pipelines;
+    // Contexts running on the bundle now: the last one to go frees the cached transient memory
+    // (staging and scratch of finished calls), which would otherwise outlive every context.
+    std::atomic<int64_t> contexts{0};
     ~DeviceBundle() {
         pipelines.reset();  // before the device they belong to
         device.reset();

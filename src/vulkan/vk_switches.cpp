@@ -2,10 +2,18 @@
 
 #include <scatter/scatter.h>
 
+#include <cctype>
 #include <cstdlib>
 #include <string>
 
 namespace scatter {
+
+bool switch_value_on(const char* value) {
+    if (value == nullptr) return false;
+    std::string v(value);
+    for (char& c : v) c = char(std::tolower(static_cast<unsigned char>(c)));
+    return v == "1" || v == "on" || v == "yes" || v == "true";
+}
 
 DeviceSwitches switches_from_environment() {
     DeviceSwitches s;
@@ -21,8 +29,7 @@ DeviceSwitches switches_from_environment() {
         const unsigned long long n = std::strtoull(words, nullptr, 10);
         if (n >= 1 && n <= (1ull << 16)) s.slab_min_words = uint32_t(n);
     }
-    if (const char* stats = std::getenv("SCATTER_VULKAN_PIPELINE_STATS"))
-        s.pipeline_stats = stats[0] != '\0' && std::string(stats) != "0";
+    s.pipeline_stats = switch_value_on(std::getenv("SCATTER_VULKAN_PIPELINE_STATS"));
     const char* env = std::getenv("SCATTER_VULKAN_DISABLE_FEATURES");
     if (env == nullptr) return s;
     const std::string list(env);

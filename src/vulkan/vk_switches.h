@@ -82,7 +82,7 @@ struct DeviceSwitches {
     // reaches 1 GiB, its byte addresses then right modulo 2^32 only: not yet verified on such a
     // device, so a test switch (docs/vulkan.md, "Not done").
     uint64_t window_cap = kDefaultWindowCap;
-    // SCATTER_VULKAN_PIPELINE_STATS (set, not "0"): a diagnostic for GPU sessions. Where the device
+    // SCATTER_VULKAN_PIPELINE_STATS (1, on, yes or true; anything else is off): a diagnostic for GPU sessions. Where the device
     // has VK_KHR_pipeline_executable_properties, every pipeline compiled is described on stderr by
     // the driver's statistics (registers, shared memory, spills, ... as it names them), one line
     // per executable (vk_pipelines.cpp).
@@ -103,5 +103,8 @@ struct DeviceSwitches {
 };
 
 DeviceSwitches switches_from_environment();
+
+// A boolean switch's value: "1", "on", "yes", "true" (any case) are on; unset or anything else off.
+bool switch_value_on(const char* value);
 
 }  // namespace scatter

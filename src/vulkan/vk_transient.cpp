@@ -9,16 +9,29 @@ namespace scatter {
 
 TransientCache::~TransientCache() {
     const VolkDeviceTable& vk = device_.vk;
-    for (KeptMemory& m : memory_) {
-        vk.vkDestroyBuffer(device_.device, m.buffer, nullptr);
-        vk.vkFreeMemory(device_.device, m.memory, nullptr);
-    }
+    release_memory();
     for (CommandSlot& s : command_slots_) {
         if (s.timestamps != VK_NULL_HANDLE) vk.vkDestroyQueryPool(device_.device, s.timestamps, nullptr);
         vk.vkDestroyFence(device_.device, s.fence, nullptr);
         vk.vkDestroyCommandPool(device_.device, s.pool, nullptr);
     }
     for (DescriptorSlot& s : descriptor_slots_) vk.vkDestroyDescriptorPool(device_.device, s.pool, nullptr);
+}
+
+void TransientCache::release_memory() {
+    std::vector<KeptMemory> kept;
+    {
+        std::lock_guard<std::mutex> lock(mutex_);
+        kept.swap(memory_);
+        kept_bytes_ = 0;
+    }
+    if (kept.empty()) return;
+    device_.buffer_generation.fetch_add(1);  // before: a new buffer may get a freed handle at once
+    const VolkDeviceTable& vk = device_.vk;
+    for (KeptMemory& m : kept) {
+        vk.vkDestroyBuffer(device_.device, m.buffer, nullptr);
+        vk.vkFreeMemory(device_.device, m.memory, nullptr);
+    }
 }
 
 uint64_t TransientCache::size_class(uint64_t bytes) {

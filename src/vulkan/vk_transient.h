@@ -35,6 +35,13 @@ public:
     bool take_memory(int use, uint64_t size, Allocation* out);
     // Keeps `a` for later, or frees it when the cache is full.
     void give_memory(int use, Allocation& a);
+    // Frees every kept allocation (the last context of the device went). Thread-safe.
+    void release_memory();
+    // Bytes of memory kept now. Thread-safe.
+    uint64_t kept_bytes() {
+        std::lock_guard<std::mutex> lock(mutex_);
+        return kept_bytes_;
+    }
 
     // A command pool with one primary command buffer and an unsignaled fence: one operation's
     // submission. Pools are not shared between threads, hence a pool per slot.

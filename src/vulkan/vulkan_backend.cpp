@@ -9,10 +9,12 @@ VulkanBackend::VulkanBackend(std::shared_ptr<DeviceBundle> bundle, ContextConfig
     : bundle_(std::move(bundle)), device_(bundle_->device.get()), pipelines_(*bundle_->pipelines), config_(config) {
     if (OwnedInstance* instance = device_->owned_instance()) instance->add_log(&config_);
     device_->log_device(config_);
+    bundle_->contexts.fetch_add(1);
 }
 
 VulkanBackend::~VulkanBackend() {
     if (OwnedInstance* instance = device_->owned_instance()) instance->remove_log(&config_);
+    if (bundle_->contexts.fetch_sub(1) == 1) device_->transient->release_memory();
 }
 
 Status VulkanBackend::create_buffer(uint64_t size, std::unique_ptr<Buffer>* out) {

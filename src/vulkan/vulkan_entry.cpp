@@ -11,6 +11,7 @@ struct scatter_batch_t {
 };
 
 struct scatter_recording_t {
+    scatter_context_t* context = nullptr;
     std::unique_ptr<scatter::RecordedOperation> operation;
 };
 
@@ -67,6 +68,7 @@ Status create_batch(scatter_context context, scatter_batch* out) {
     auto batch = std::make_unique<scatter_batch_t>();
     batch->context = context;
     SCATTER_RETURN_IF_ERROR(VulkanBatch::create(*vulkan_backend_of(context), &batch->impl));
+    retain_context(context);
     *out = batch.release();
     return Status();
 }
@@ -80,19 +82,24 @@ Status submit_batch(scatter_batch batch) { return batch->impl->submit(); }
 Status wait_for_batch(scatter_batch batch) { return batch->impl->wait(); }
 
 void destroy_batch(scatter_batch batch) noexcept {
+    if (batch == nullptr) return;
+    scatter_context_t* context = batch->context;
     try {
         delete batch;
     } catch (...) {
     }
+    release_context(context);
 }
 
 Status record_into_command_buffer(scatter_context context, void* command_buffer, const OpPlan& plan,
                                   scatter_recording* out) {
     VulkanBackend& backend = *vulkan_backend_of(context);
     auto recording = std::make_unique<scatter_recording_t>();
+    recording->context = context;
     recording->operation = std::make_unique<RecordedOperation>(backend.device(), backend.pipelines());
     SCATTER_RETURN_IF_ERROR(recording->operation->record(plan, static_cast<VkCommandBuffer>(command_buffer),
                                                          /*allow_host_out=*/false));
+    retain_context(context);
     *out = recording.release();
     return Status();
 }
@@ -100,10 +107,13 @@ Status record_into_command_buffer(scatter_context context, void* command_buffer,
 Status recording_result(scatter_recording recording) { return recording->operation->finish(); }
 
 void destroy_recording(scatter_recording recording) noexcept {
+    if (recording == nullptr) return;
+    scatter_context_t* context = recording->context;
     try {
         delete recording;
     } catch (...) {
     }
+    release_context(context);
 }
 
 Status wrap_vulkan_buffer(scatter_context context, uint64_t vk_buffer, uint64_t offset, uint64_t size,
@@ -112,7 +122,7 @@ Status wrap_vulkan_buffer(scatter_context context, uint64_t vk_buffer, uint64_t 
     buffer->context = context;
     buffer->impl = VulkanBuffer::wrap(vulkan_backend_of(context)->device(), reinterpret_cast<VkBuffer>(vk_buffer),
                                       offset, size);
-    context->live_buffers.fetch_add(1);
+    retain_context(context);
     *out = buffer.release();
     return Status();
 }

@@ -122,3 +122,40 @@ TEST(Buffers, MixedHostAndBufferTensors) {
 
 }  // namespace
 }  // namespace scatter_test
+
+namespace scatter_test {
+namespace {
+
+// Issue 43: a garbage collector destroyed a context before its buffers, and
+// scatter_buffer_destroy then read freed memory (valgrind, ASan under make sanitize). The context
+// now lives until its last buffer goes; the buffers stay usable meanwhile.
+TEST(Buffers, OutliveTheirContextInAnyDestroyOrder) {
+    for (int order = 0; order < 2; ++order) {
+        SCOPED_TRACE(order);
+        scatter_context context = nullptr;
+        scatter_context_desc desc = SCATTER_CONTEXT_DESC_INIT;
+        desc.backend = SCATTER_BACKEND_CPU;
+        desc.thread_count = 2;
+        ASSERT_EQ(scatter_context_create(&desc, &context), SCATTER_OK);
+        scatter_buffer a = nullptr, b = nullptr;
+        ASSERT_EQ(scatter_buffer_create(context, 64, &a), SCATTER_OK);
+        ASSERT_EQ(scatter_buffer_create(context, 64, &b), SCATTER_OK);
+        scatter_context_destroy(context);  // first, as a collector may
+        const uint8_t bytes[4] = {1, 2, 3, 4};
+        uint8_t back[4] = {};
+        EXPECT_EQ(scatter_buffer_write(a, 8, bytes, 4), SCATTER_OK);
+        EXPECT_EQ(scatter_buffer_copy(a, 8, b, 0, 4), SCATTER_OK);
+        EXPECT_EQ(scatter_buffer_read(b, 0, back, 4), SCATTER_OK);
+        EXPECT_EQ(std::memcmp(back, bytes, 4), 0);
+        if (order == 0) {
+            scatter_buffer_destroy(a);
+            scatter_buffer_destroy(b);  // the last one releases the context
+        } else {
+            scatter_buffer_destroy(b);
+            scatter_buffer_destroy(a);
+        }
+    }
+}
+
+}  // namespace
+}  // namespace scatter_test

@@ -189,3 +189,34 @@ TEST(ExtremeInputs, IndexCheckAtTheEdgesOfTheRangeAndOfTheType) {
 
 }  // namespace
 }  // namespace scatter_test
+
+namespace scatter_test {
+namespace {
+
+// Issue 43: 2^62 bool elements with stride -2 have a byte extent that passes every overflow check
+// but reaches below address 0 from the data pointer; an in-place call wrote to a wild address.
+TEST(ExtremeInputs, ExtentsBelowAddressZeroOrPastTheAddressSpaceAreRefused) {
+    ContextPtr context = make_test_context();
+    uint8_t memory[16] = {};
+    const uint8_t before[16] = {};
+    int64_t index = 0;
+    uint8_t update = 1;
+    const std::vector<int64_t> huge = {int64_t(1) << 62}, one = {1};
+    const int64_t backwards[1] = {-2};
+    scatter_tensor d = tensor(SCATTER_DTYPE_BOOL, huge, memory + 8, backwards);
+    scatter_tensor i = tensor(SCATTER_DTYPE_I64, one, &index), u = tensor(SCATTER_DTYPE_BOOL, one, &update);
+    const scatter_options opts = options(SCATTER_REDUCTION_ADD);
+    EXPECT_EQ(scatter_elements(context.get(), &d, &i, &u, &opts, &d), SCATTER_ERROR_INVALID_ARGUMENT);
+    EXPECT_NE(std::string(scatter_last_error_message()).find("below address 0"), std::string::npos)
+        << scatter_last_error_message();
+    // Forwards from a pointer near the top of the address space.
+    const int64_t forwards[1] = {2};
+    scatter_tensor high = tensor(SCATTER_DTYPE_BOOL, huge, reinterpret_cast<void*>(~uintptr_t(0) - 4096), forwards);
+    EXPECT_EQ(scatter_elements(context.get(), &high, &i, &u, &opts, &high), SCATTER_ERROR_INVALID_ARGUMENT);
+    EXPECT_NE(std::string(scatter_last_error_message()).find("past the end of the address space"), std::string::npos)
+        << scatter_last_error_message();
+    EXPECT_EQ(std::memcmp(memory, before, sizeof memory), 0);
+}
+
+}  // namespace
+}  // namespace scatter_test

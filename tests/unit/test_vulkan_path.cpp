@@ -4,6 +4,8 @@
 // memory, lavapipe's 32 KiB and loop limit, Vulkan's minimum of 16 KiB).
 #include "vulkan/vk_loop_limit.h"
 #include "vulkan/vk_path.h"
+#include "vulkan/vk_result.h"
+#include "vulkan/vk_switches.h"
 
 #include "core/dtype.h"
 
@@ -659,6 +661,29 @@ TEST(VulkanPath, TargetTablesBeyondScratchTakeTheOwnerPath) {
     EXPECT_EQ(c.scratch_words, 60000u);  // the slice tables; no counts without mean/exclude_self
     p.exclude_self = true;
     EXPECT_EQ(choose(p, d).scratch_words, 60000u + 800u);
+}
+
+}  // namespace
+}  // namespace scatter
+
+namespace scatter {
+namespace {
+
+// Issue 43: a VkResult this library did not name (-13) was printed as a bare number.
+TEST(VulkanMessages, EveryVkResultHasItsName) {
+    EXPECT_STREQ(vk_result_name(-13), "VK_ERROR_UNKNOWN");
+    EXPECT_STREQ(vk_result_name(-1000069000), "VK_ERROR_OUT_OF_POOL_MEMORY");
+    EXPECT_STREQ(vk_result_name(-4), "VK_ERROR_DEVICE_LOST");
+    EXPECT_STREQ(vk_result_name(1000297000), "VK_PIPELINE_COMPILE_REQUIRED");
+    for (int32_t r = -13; r <= 5; ++r) EXPECT_EQ(std::string(vk_result_name(r)).rfind("VK_", 0), 0u) << r;
+    EXPECT_STREQ(vk_result_name(-424242), "an unnamed VkResult");
+}
+
+// Issue 43: SCATTER_VULKAN_PIPELINE_STATS=no turned the diagnostic on (any value did).
+TEST(VulkanSwitches, BooleanValuesMeanWhatTheySay) {
+    for (const char* on : {"1", "on", "yes", "true", "TRUE", "Yes"}) EXPECT_TRUE(switch_value_on(on)) << on;
+    for (const char* off : {"0", "no", "off", "false", "", "NO", "2", "enabled"}) EXPECT_FALSE(switch_value_on(off)) << off;
+    EXPECT_FALSE(switch_value_on(nullptr));
 }
 
 }  // namespace
