@@ -181,7 +181,12 @@ bool size_image(ByteSource& in, TensorCase& t) {
         t.null_pointer = in.one_in(2);
         return true;
     }
-    if (!addressable) {
+    // Extents no memory can have: byte offsets that overflow int64, or that reach further below
+    // element 0 than any user-space address lies above 0 (2^62 bools at stride -2: issue 43, an
+    // in-place call wrote at a wrapped address). A one-element image: the library must refuse
+    // them, and ASan reports it if it does not.
+    constexpr __int128 kBelowAnyPointer = __int128(1) << 57;
+    if (!addressable || -low > kBelowAnyPointer) {
         t.image.resize(element_bytes(t));
         return true;
     }
