@@ -3,6 +3,7 @@
 #include "api/auto_backend.h"
 
 #include "cpu/cpu_backend.h"
+#include "cpu/cpu_switches.h"
 #include "vulkan/vulkan_entry.h"
 
 #include <cstdio>
@@ -30,6 +31,7 @@ bool gpu_present() {
 
 Status create_backend(const scatter_context_desc& desc, ContextConfig& config,
                       std::unique_ptr<Backend>* out) {
+    SCATTER_RETURN_IF_ERROR(check_cpu_switches());
     switch (desc.backend) {
         case SCATTER_BACKEND_CPU: *out = make_cpu_backend(config); return Status();
         case SCATTER_BACKEND_VULKAN:

@@ -1,39 +1,69 @@
 #include "cpu/cpu_switches.h"
 
+#include <cerrno>
 #include <cstdlib>
 #include <cstring>
+#include <string>
 
 namespace scatter {
 namespace {
 
-CpuSwitches switches_from_environment() {
-    CpuSwitches s;
+// A positive decimal byte count, the whole term after "name=".
+bool parse_bytes(const std::string& text, int64_t* out) {
+    if (text.empty()) return false;
+    char* end = nullptr;
+    errno = 0;
+    const long long value = std::strtoll(text.c_str(), &end, 10);
+    if (*end != '\0' || errno != 0 || value <= 0) return false;
+    *out = value;
+    return true;
+}
+
+struct ParsedSwitches {
+    CpuSwitches switches;
+    Status status;
+};
+
+ParsedSwitches parse_environment() {
+    ParsedSwitches parsed;
     const char* env = std::getenv("SCATTER_CPU_TEST_PATHS");
-    if (env == nullptr) return s;
-    for (const char* at = env; *at != '\0';) {
-        const char* end = std::strchr(at, ',');
-        if (end == nullptr) end = at + std::strlen(at);
-        if (std::strncmp(at, "blocks=", 7) == 0 && at + 7 < end) {
-            const long long bytes = std::strtoll(at + 7, nullptr, 10);
-            if (bytes > 0) {
-                s.block_bytes = bytes;
-                s.force_blocks = true;
-            }
+    if (env == nullptr) return parsed;
+    CpuSwitches& s = parsed.switches;
+    const std::string list(env);
+    size_t begin = 0;
+    while (begin <= list.size()) {
+        size_t end = list.find(',', begin);
+        if (end == std::string::npos) end = list.size();
+        const std::string term = list.substr(begin, end - begin);
+        begin = end + 1;
+        if (term.empty()) continue;
+        int64_t bytes = 0;
+        if (term.rfind("blocks=", 0) == 0 && parse_bytes(term.substr(7), &bytes)) {
+            s.block_bytes = bytes;
+            s.force_blocks = true;
+        } else if (term.rfind("stage=", 0) == 0 && parse_bytes(term.substr(6), &bytes)) {
+            s.stage_bytes = bytes;
+        } else {
+            // A misspelt switch would quietly test the default path.
+            parsed.status = make_error(SCATTER_ERROR_INVALID_ARGUMENT,
+                                       "SCATTER_CPU_TEST_PATHS has \"%s\", which is not blocks=N or stage=N with N > 0",
+                                       term.c_str());
+            parsed.switches = CpuSwitches();
+            return parsed;
         }
-        if (std::strncmp(at, "stage=", 6) == 0 && at + 6 < end) {
-            const long long bytes = std::strtoll(at + 6, nullptr, 10);
-            if (bytes > 0) s.stage_bytes = bytes;
-        }
-        at = *end == ',' ? end + 1 : end;
     }
-    return s;
+    return parsed;
+}
+
+const ParsedSwitches& parsed_switches() {
+    static const ParsedSwitches parsed = parse_environment();
+    return parsed;
 }
 
 }  // namespace
 
-const CpuSwitches& cpu_switches() {
-    static const CpuSwitches switches = switches_from_environment();
-    return switches;
-}
+const CpuSwitches& cpu_switches() { return parsed_switches().switches; }
+
+Status check_cpu_switches() { return parsed_switches().status; }
 
 }  // namespace scatter

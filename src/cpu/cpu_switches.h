@@ -1,10 +1,12 @@
 // Test switches for the CPU kernels' choice of path, read once from SCATTER_CPU_TEST_PATHS
-// (comma-separated), so the differential suite can drive a path that normally needs large inputs:
+// (comma-separated; anything else fails context creation), so the differential suite can drive a path that normally needs large inputs:
 //   blocks=N   rows/nd take the blocked path (slice_blocks.h) whenever outer == 1, with blocks of
 //              about N bytes of out, whatever the sizes
 //   stage=N    elements with one inner dimension scatter into stages of about N bytes
 //              (scatter_elements.cpp), whatever the sizes, written back with non-temporal stores
 #pragma once
+
+#include "core/status.h"
 
 #include <cstdint>
 
@@ -17,5 +19,9 @@ struct CpuSwitches {
 };
 
 const CpuSwitches& cpu_switches();
+
+// INVALID_ARGUMENT naming the term when SCATTER_CPU_TEST_PATHS has one that is not a switch
+// (checked where a context is created; cpu_switches() then holds the defaults).
+Status check_cpu_switches();
 
 }  // namespace scatter

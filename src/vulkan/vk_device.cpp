@@ -363,7 +363,7 @@ Status choose_device_index(const std::vector<PhysicalDeviceEntry>& devices, int3
     return Status();
 }
 
-Status VulkanDevice::create(int32_t device_index, std::shared_ptr<OwnedInstance> instance,
+Status VulkanDevice::create(int32_t device_index, std::shared_ptr<OwnedInstance> instance, const DeviceSwitches& switches,
                             std::unique_ptr<VulkanDevice>* out) {
     auto self = std::unique_ptr<VulkanDevice>(new VulkanDevice());
     self->instance_ = std::move(instance);
@@ -376,7 +376,6 @@ Status VulkanDevice::create(int32_t device_index, std::shared_ptr<OwnedInstance>
     SCATTER_RETURN_IF_ERROR(choose_device_index(devices, device_index, &index));
     const PhysicalDeviceEntry* chosen = &devices[size_t(index)];
 
-    const DeviceSwitches switches = switches_from_environment();
     uint64_t usable = chosen->info.features & ~switches.hidden_features;
     VkPhysicalDeviceFeatures enable{};
     enable.shaderInt64 = (usable & SCATTER_FEATURE_INT64) ? VK_TRUE : VK_FALSE;
@@ -500,7 +499,7 @@ void VulkanDevice::log_device(const ContextConfig& config) const {
     config.log_message(SCATTER_LOG_INFO, line);
 }
 
-Status VulkanDevice::borrow(const BorrowedDevice& b, std::unique_ptr<VulkanDevice>* out) {
+Status VulkanDevice::borrow(const BorrowedDevice& b, const DeviceSwitches& switches, std::unique_ptr<VulkanDevice>* out) {
     auto self = std::unique_ptr<VulkanDevice>(new VulkanDevice());
     InstanceFunctions fns;
     SCATTER_RETURN_IF_ERROR(fns.load(b.get_instance_proc_addr, b.instance));
@@ -532,7 +531,6 @@ Status VulkanDevice::borrow(const BorrowedDevice& b, std::unique_ptr<VulkanDevic
     self->max_allocations = p.limits.maxMemoryAllocationCount;
     self->loop_limit = shader_loop_limit(self->info);
     self->shared_memory_bytes = p.limits.maxComputeSharedMemorySize;
-    const DeviceSwitches switches = switches_from_environment();
     uint64_t usable = entry->info.features & ~switches.hidden_features;
     self->looping_groups = switches.max_groups != 0 ? switches.max_groups : self->loop_limit != 0 ? 0 : kLoopingGroups;
     self->features = b.enabled_features & usable & kEnableableFeatures;

@@ -76,13 +76,14 @@ struct BorrowedDevice {
 class VulkanDevice {
 public:
     // Creates a device on `instance`: device_index (>= 0; choose_device_index resolves -1).
-    static Status create(int32_t device_index, std::shared_ptr<OwnedInstance> instance,
+    static Status create(int32_t device_index, std::shared_ptr<OwnedInstance> instance, const DeviceSwitches& switches,
                          std::unique_ptr<VulkanDevice>* out);
     // The instance this device was created on; null for a borrowed device.
     OwnedInstance* owned_instance() const { return instance_.get(); }
     // Logs the device and the optional features its shaders use (once per context).
     void log_device(const ContextConfig& config) const;
-    static Status borrow(const BorrowedDevice& borrowed, std::unique_ptr<VulkanDevice>* out);
+    static Status borrow(const BorrowedDevice& borrowed, const DeviceSwitches& switches,
+                         std::unique_ptr<VulkanDevice>* out);
     ~VulkanDevice();
 
     VolkDeviceTable vk{};

@@ -78,7 +78,9 @@ Status shared_device(const VulkanDeviceRequest& request, const ContextConfig& co
         SCATTER_RETURN_IF_ERROR(choose_device_index(devices, -1, &index));
         best = index;
     }
-    const DeviceKey key{validation, index, switches_from_environment()};
+    DeviceSwitches switches;
+    SCATTER_RETURN_IF_ERROR(switches_from_environment(&switches));
+    const DeviceKey key{validation, index, switches};
     for (auto& entry : r.devices) {
         if (entry.first == key) {
             *out = entry.second;
@@ -86,7 +88,7 @@ Status shared_device(const VulkanDeviceRequest& request, const ContextConfig& co
         }
     }
     std::unique_ptr<VulkanDevice> device;
-    SCATTER_RETURN_IF_ERROR(VulkanDevice::create(index, std::move(instance), &device));
+    SCATTER_RETURN_IF_ERROR(VulkanDevice::create(index, std::move(instance), switches, &device));
     std::shared_ptr<DeviceBundle> bundle;
     SCATTER_RETURN_IF_ERROR(
         make_bundle(std::move(device), request.pipeline_cache, request.pipeline_cache_size, &bundle));
@@ -98,7 +100,9 @@ Status shared_device(const VulkanDeviceRequest& request, const ContextConfig& co
 Status borrowed_device(const BorrowedDevice& borrowed, const void* cache, size_t cache_size,
                        std::shared_ptr<DeviceBundle>* out) {
     std::unique_ptr<VulkanDevice> device;
-    SCATTER_RETURN_IF_ERROR(VulkanDevice::borrow(borrowed, &device));
+    DeviceSwitches switches;
+    SCATTER_RETURN_IF_ERROR(switches_from_environment(&switches));
+    SCATTER_RETURN_IF_ERROR(VulkanDevice::borrow(borrowed, switches, &device));
     return make_bundle(std::move(device), cache, cache_size, out);
 }
 

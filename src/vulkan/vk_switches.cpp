@@ -3,6 +3,7 @@
 #include <scatter/scatter.h>
 
 #include <cctype>
+#include <cerrno>
 #include <cstdlib>
 #include <string>
 
@@ -15,24 +16,48 @@ bool switch_value_on(const char* value) {
     return v == "1" || v == "on" || v == "yes" || v == "true";
 }
 
-DeviceSwitches switches_from_environment() {
+namespace {
+
+// A numeric switch: absent, or a decimal number in [low, high] (and a power of two where asked);
+// anything else is INVALID_ARGUMENT naming the variable, so a typo cannot test the default.
+Status read_number(const char* variable, unsigned long long low, unsigned long long high, bool power_of_two,
+                   unsigned long long* out) {
+    const char* text = std::getenv(variable);
+    if (text == nullptr) return Status();
+    char* end = nullptr;
+    errno = 0;
+    const unsigned long long value = std::strtoull(text, &end, 10);
+    if (text[0] == '\0' || *end != '\0' || errno != 0 || value < low || value > high ||
+        (power_of_two && (value & (value - 1)) != 0))
+        return make_error(SCATTER_ERROR_INVALID_ARGUMENT, "%s = \"%s\" must be a%s number in [%llu, %llu]", variable,
+                          text, power_of_two ? " power-of-two" : "", low, high);
+    *out = value;
+    return Status();
+}
+
+}  // namespace
+
+Status switches_from_environment(DeviceSwitches* out) {
     DeviceSwitches s;
-    if (const char* cap = std::getenv("SCATTER_VULKAN_TEST_WINDOW_BYTES")) {
-        const unsigned long long bytes = std::strtoull(cap, nullptr, 10);
-        if (bytes >= (1ull << 12) && bytes <= (1ull << 30) && (bytes & (bytes - 1)) == 0) s.window_cap = bytes;
-    }
-    if (const char* groups = std::getenv("SCATTER_VULKAN_TEST_MAX_GROUPS")) {
-        const unsigned long long n = std::strtoull(groups, nullptr, 10);
-        if (n >= 1 && n <= (1ull << 20)) s.max_groups = uint32_t(n);
-    }
-    if (const char* words = std::getenv("SCATTER_VULKAN_TEST_SLAB_WORDS")) {
-        const unsigned long long n = std::strtoull(words, nullptr, 10);
-        if (n >= 1 && n <= (1ull << 16)) s.slab_min_words = uint32_t(n);
-    }
+    unsigned long long n = 0;
+    SCATTER_RETURN_IF_ERROR(read_number("SCATTER_VULKAN_TEST_WINDOW_BYTES", 1ull << 12, 1ull << 30, true, &n));
+    if (n != 0) s.window_cap = n;
+    n = 0;
+    SCATTER_RETURN_IF_ERROR(read_number("SCATTER_VULKAN_TEST_MAX_GROUPS", 1, 1ull << 20, false, &n));
+    s.max_groups = uint32_t(n);
+    n = 0;
+    SCATTER_RETURN_IF_ERROR(read_number("SCATTER_VULKAN_TEST_SLAB_WORDS", 1, 1ull << 16, false, &n));
+    s.slab_min_words = uint32_t(n);
     s.pipeline_stats = switch_value_on(std::getenv("SCATTER_VULKAN_PIPELINE_STATS"));
     const char* env = std::getenv("SCATTER_VULKAN_DISABLE_FEATURES");
-    if (env == nullptr) return s;
-    const std::string list(env);
+    if (env != nullptr) SCATTER_RETURN_IF_ERROR(hide_features(env, &s));
+    *out = s;
+    return Status();
+}
+
+Status hide_features(const char* list_text, DeviceSwitches* out) {
+    DeviceSwitches& s = *out;
+    const std::string list(list_text);
     uint64_t& hide = s.hidden_features;
     AlgorithmSwitches& a = s.algorithms;
     size_t begin = 0;
@@ -75,9 +100,13 @@ DeviceSwitches switches_from_environment() {
             a.keep_subnormals = false;
             hide |= SCATTER_FEATURE_DENORM_PRESERVE32 | SCATTER_FEATURE_DENORM_PRESERVE64;
         }
+        else if (!name.empty())
+            return make_error(SCATTER_ERROR_INVALID_ARGUMENT,
+                              "SCATTER_VULKAN_DISABLE_FEATURES names \"%s\", which is not a switch (vk_switches.h lists them)",
+                              name.c_str());
         begin = end + 1;
     }
-    return s;
+    return Status();
 }
 
 }  // namespace scatter

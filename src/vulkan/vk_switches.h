@@ -18,8 +18,11 @@
 //     measured faster at (vk_path.cpp);
 //   subnormals makes the float shaders act as on a device that flushes subnormals (and hides
 //     denorm_preserve).
-// Unknown names are ignored. The one place the variables are read is switches_from_environment().
+// Unknown names are refused (INVALID_ARGUMENT at context creation). The one place the variables
+// are read is switches_from_environment().
 #pragma once
+
+#include "core/status.h"
 
 #include <cstdint>
 
@@ -102,7 +105,14 @@ struct DeviceSwitches {
     }
 };
 
-DeviceSwitches switches_from_environment();
+// The switches in the environment, read where a device is created (once per device). A value
+// that is not a switch, or a number out of its range, is INVALID_ARGUMENT naming it: a misspelt
+// switch in a test rerun would otherwise quietly test the default path.
+Status switches_from_environment(DeviceSwitches* out);
+
+// Applies a SCATTER_VULKAN_DISABLE_FEATURES list ("int64,slab_path") to *out; an unknown name is
+// INVALID_ARGUMENT (and *out is then partly changed: the caller discards it).
+Status hide_features(const char* list, DeviceSwitches* out);
 
 // A boolean switch's value: "1", "on", "yes", "true" (any case) are on; unset or anything else off.
 bool switch_value_on(const char* value);

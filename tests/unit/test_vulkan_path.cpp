@@ -688,3 +688,20 @@ TEST(VulkanSwitches, BooleanValuesMeanWhatTheySay) {
 
 }  // namespace
 }  // namespace scatter
+
+namespace scatter {
+namespace {
+
+// Issue 46/49: a misspelt switch name was ignored, so a rerun quietly tested the default path.
+TEST(VulkanSwitches, UnknownNamesAreRefused) {
+    DeviceSwitches s;
+    EXPECT_TRUE(hide_features("storage8,slab_path,", &s).ok());
+    EXPECT_FALSE(s.algorithms.slab_path);
+    Status status = hide_features("storage8,stroage16", &s);
+    EXPECT_EQ(status.code(), SCATTER_ERROR_INVALID_ARGUMENT);
+    EXPECT_NE(status.message().find("\"stroage16\""), std::string::npos) << status.message();
+    EXPECT_TRUE(hide_features("", &s).ok());
+}
+
+}  // namespace
+}  // namespace scatter
