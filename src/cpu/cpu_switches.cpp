@@ -24,6 +24,10 @@ CpuSwitches switches_from_environment() {
             const long long bytes = std::strtoll(at + 6, nullptr, 10);
             if (bytes > 0) s.stage_bytes = bytes;
         }
+        if (std::strncmp(at, "gather_parallel=", 16) == 0 && at + 16 < end) {
+            const long long bytes = std::strtoll(at + 16, nullptr, 10);
+            if (bytes > 0) s.gather_parallel_bytes = bytes;
+        }
         at = *end == ',' ? end + 1 : end;
     }
     return s;

@@ -4,7 +4,7 @@
 #include "core/loop_dims.h"
 #include "core/strided_walk.h"
 #include "cpu/copy_bytes.h"
-#include "cpu/kernel_context.h"
+#include "cpu/cpu_switches.h"
 
 #include <algorithm>
 #include <cstring>
@@ -227,15 +227,13 @@ void with_tail(const Args& a, Fn&& fn) {
     return fn(StridedSlice{&t, a.size});
 }
 
-// Below this many bytes of out a gather runs on the calling thread: waking workers costs more.
-constexpr int64_t kParallelBytes = int64_t(1) << 18;
-
 template <class Index, bool Fill>
 Status gather_typed(const Args& a, TaskRunner& runner) {
     const Geometry& g = *a.g;
     const int64_t heads = g.head.count, slice = g.tail.count;
     const int64_t bytes = heads * slice * a.size;  // out's, which fits
-    const int64_t tasks = bytes < kParallelBytes && heads * slice < kParallelThreshold ? 1 : int64_t(runner.concurrency());
+    // Below 256 KiB of out (cpu_switches) a gather runs on the calling thread: waking workers costs more.
+    const int64_t tasks = bytes < cpu_switches().gather_parallel_bytes ? 1 : int64_t(runner.concurrency());
     if (heads >= tasks) {
         const int64_t chunks = std::min<int64_t>(heads, tasks);
         Status status;
