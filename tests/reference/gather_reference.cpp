@@ -159,7 +159,8 @@ bool source_of(const Gather& g, const int64_t* p, std::vector<int64_t>* from) {
     }
     const size_t q = g.indices.rank(), b = g.batch_dims;
     const size_t k = size_t(g.indices.shape.back());
-    std::vector<int64_t> at(p, p + q);  // the index position, its last entry the coordinate
+    std::vector<int64_t> at(p, p + q - 1);  // the index position; its last entry is the coordinate
+    at.push_back(0);
     for (size_t d = 0; d < b; ++d) (*from)[d] = p[d];
     bool inside = true;
     for (size_t c = 0; c < k; ++c) {
