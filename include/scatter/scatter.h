@@ -44,6 +44,9 @@
  *   scatter_nd        ONNX ScatterND, TensorFlow tensor_scatter_nd_*. indices.shape = [..., k]
  *                     with 1 <= k <= r; updates.shape == indices.shape[:-1] + data.shape[k:].
  *
+ * The gathers (scatter_gather_elements / _rows / _nd, below) are their mirror: they read `data`
+ * at the positions `indices` names into a new tensor `out`.
+ *
  * Updates to one target are applied in row-major order of their position in `indices`, starting
  * from the target's value in `data` (or from the reduction's identity with exclude_self). `none`
  * therefore means "the last update wins". See docs/semantics.md for every rule.
@@ -205,12 +208,15 @@ typedef enum scatter_reduction {
 } scatter_reduction;
 
 /** What happens to an index outside [-s, s) of its dimension (negative indices count from the
- *  back in every policy). DEFAULT is ERROR. */
+ *  back in every policy). DEFAULT is ERROR. Scatter takes ERROR, SKIP and CLAMP; gather takes
+ *  ERROR, CLAMP and FILL. */
 typedef enum scatter_out_of_range {
     SCATTER_OUT_OF_RANGE_DEFAULT = 0,
     SCATTER_OUT_OF_RANGE_ERROR = 1, /* the call fails with SCATTER_ERROR_INDEX_OUT_OF_RANGE */
     SCATTER_OUT_OF_RANGE_SKIP = 2,  /* the update (for rows/nd: the whole slice) is ignored */
     SCATTER_OUT_OF_RANGE_CLAMP = 3, /* the index is clamped into [0, s-1] */
+    SCATTER_OUT_OF_RANGE_FILL = 4,  /* gather only: the out element (rows/nd: the whole slice)
+                                       takes scatter_gather_options.fill_value */
     SCATTER_OUT_OF_RANGE_FORCE32_ = 0x7fffffff
 } scatter_out_of_range;
 
@@ -547,11 +553,111 @@ SCATTER_API scatter_status scatter_nd(scatter_context context, const scatter_ten
                                       const scatter_options* options, const scatter_tensor* out);
 
 /* ---------------------------------------------------------------------------------------------
+ * Gather: the mirror of the three operations
+ *
+ * Each gather reads elements of `data` at positions named by `indices` into `out`, a separate
+ * tensor whose shape the indices decide (r = rank(data), q = rank(indices)):
+ *
+ *   scatter_gather_elements  ONNX GatherElements, torch.gather, numpy.take_along_axis.
+ *                            r = q >= 1; indices.shape[d] <= data.shape[d] for d != axis;
+ *                            out.shape == indices.shape; out[p] = data[p with p[axis] =
+ *                            indices[p]].
+ *   scatter_gather_rows      ONNX Gather, torch.index_select, numpy.take, tf.gather(axis=).
+ *                            indices of any rank q >= 0 (0-d included); out.shape ==
+ *                            data.shape[:axis] + indices.shape + data.shape[axis+1:]; the slice
+ *                            of out at index position p is the slice of data at indices[p] on
+ *                            `axis`.
+ *   scatter_gather_nd        ONNX GatherND, tf.gather_nd, with b = options->batch_dims >= 0:
+ *                            indices.shape = [..., k] with k >= 1 and b + k <= r, and
+ *                            indices.shape[:b] == data.shape[:b]; out.shape ==
+ *                            indices.shape[:-1] + data.shape[b+k:]. At index position p (batch
+ *                            position p[:b]) the k coordinates name the slice
+ *                            data[p[:b]][i0]...[ik-1] (an element when b + k == r).
+ *
+ * Indices (docs/semantics.md): negative ones count from the back, i in [-s, s) is valid for a
+ * dimension of size s. The out-of-range policy decides the rest:
+ *   ERROR (DEFAULT)  any index outside [-s, s) fails the call with INDEX_OUT_OF_RANGE, naming the
+ *                    first one in row-major order of `indices` ("indices[1][2] = 7 is outside
+ *                    [-3, 3) on axis 0"); every index is checked, also one whose slice of out is
+ *                    empty.
+ *   CLAMP            wrapped as above, then clamped into [0, s-1] (as scatter's CLAMP). A
+ *                    dimension of size 0 has no element to clamp to: any index into one is
+ *                    INDEX_OUT_OF_RANGE (scatter's CLAMP skips such an update; gather has no skip).
+ *   FILL             the out element (rows and nd: the whole slice, when any of its coordinates
+ *                    is out of range) takes options->fill_value.
+ * SKIP is not a gather policy (INVALID_ARGUMENT).
+ *
+ * Every dtype gathers the same way, OPAQUE (any element_size) included: elements are copied as
+ * bytes, so NaN payloads, signed zeros and non-0/1 bools arrive unchanged. Results do not depend
+ * on the thread count: each out element is written once.
+ * ------------------------------------------------------------------------------------------- */
+
+/** Options of one gather. Start from SCATTER_GATHER_OPTIONS_INIT; NULL options mean the defaults
+ *  (axis 0, batch_dims 0, ERROR, zero fill value, no flags). */
+typedef struct scatter_gather_options {
+    uint32_t struct_size;              /* sizeof(scatter_gather_options) */
+    int32_t axis;                      /* elements/rows: in [-r, r); negative counts from the back.
+                                          nd: must be 0. */
+    uint32_t batch_dims;               /* nd: b, less than rank(data) and rank(indices) (ONNX
+                                          GatherND / tf.gather_nd batch_dims). elements/rows:
+                                          must be 0. */
+    scatter_out_of_range out_of_range; /* DEFAULT (= ERROR), ERROR, CLAMP or FILL */
+    const void* fill_value;            /* FILL: one element of data's dtype (element_size bytes
+                                          for OPAQUE), read during the call; NULL means all-zero
+                                          bytes. Ignored by the other policies. */
+    uint32_t flags;                    /* none defined yet: must be 0 */
+} scatter_gather_options;
+
+#define SCATTER_GATHER_OPTIONS_INIT \
+    { (uint32_t)sizeof(scatter_gather_options), 0, 0u, SCATTER_OUT_OF_RANGE_DEFAULT, NULL, 0u }
+
+/*
+ * The three gathers share one contract:
+ * - `out` has the dtype and element size of `data` and the shape the operation's rule gives;
+ *   its strides are free, but it must not overlap `data` or `indices` (gather has no in-place
+ *   form) nor itself (a zero stride on a dimension longer than 1). `data` and `indices` may have
+ *   zero and negative strides. Empty tensors are valid (nothing is written). Tensors may be
+ *   buffer tensors of a CPU context.
+ * - Returns INVALID_ARGUMENT (null context or tensor, null data pointer for a non-empty tensor,
+ *   bad struct_size, out_of_range not DEFAULT/ERROR/CLAMP/FILL, axis outside [-r, r), nonzero
+ *   axis for nd, batch_dims nonzero for elements/rows or not below rank(data) and rank(indices)
+ *   for nd, nonzero flags, out overlapping data, indices or itself), TYPE_MISMATCH (out's dtype
+ *   or element size differs from data's, indices not I32/I64), SHAPE_MISMATCH (0-d data, ranks
+ *   or shapes that break the rule above, an out rank above SCATTER_MAX_RANK, element counts whose
+ *   byte size overflows), INDEX_OUT_OF_RANGE (see the policies above), UNSUPPORTED (a Vulkan
+ *   context or Vulkan buffers: gather runs on the CPU backend only in this version; an AUTO
+ *   context runs gathers of host tensors on its CPU backend), OUT_OF_MEMORY, INTERNAL.
+ * - On failure `out` is byte-for-byte unchanged: every option, shape and index is checked
+ *   before the first byte is written.
+ * - Thread rule: any thread, concurrently on one context, as long as no two concurrent calls
+ *   write the same memory. The library reads `data`, `indices` and fill_value only during the call.
+ */
+
+/** Elements gather (ONNX GatherElements, torch.gather). See the contract above. */
+SCATTER_API scatter_status scatter_gather_elements(scatter_context context, const scatter_tensor* data,
+                                                   const scatter_tensor* indices,
+                                                   const scatter_gather_options* options,
+                                                   const scatter_tensor* out);
+
+/** Rows gather (ONNX Gather, torch.index_select, numpy.take). See the contract above. */
+SCATTER_API scatter_status scatter_gather_rows(scatter_context context, const scatter_tensor* data,
+                                               const scatter_tensor* indices,
+                                               const scatter_gather_options* options,
+                                               const scatter_tensor* out);
+
+/** N-d gather (ONNX GatherND, tf.gather_nd) with options->batch_dims. options->axis must be 0.
+ *  See the contract above. */
+SCATTER_API scatter_status scatter_gather_nd(scatter_context context, const scatter_tensor* data,
+                                             const scatter_tensor* indices,
+                                             const scatter_gather_options* options,
+                                             const scatter_tensor* out);
+
+/* ---------------------------------------------------------------------------------------------
  * Profiling
  *
- * With SCATTER_CONTEXT_FLAG_PROFILE, each scatter_elements / scatter_rows / scatter_nd call on the
- * context times its host-side stages and, on Vulkan, each GPU pass (timestamp queries around
- * every dispatch, fill and copy of its command buffer). scatter_last_profile then returns the
+ * With SCATTER_CONTEXT_FLAG_PROFILE, each scatter_elements / scatter_rows / scatter_nd and
+ * scatter_gather_* call on the context times its host-side stages and, on Vulkan, each GPU pass
+ * (timestamp queries around every dispatch, fill and copy of its command buffer). scatter_last_profile then returns the
  * profile of the last such call made on the calling thread. Without the flag nothing is timed
  * and nothing costs anything. Batches and recordings are not profiled.
  * ------------------------------------------------------------------------------------------- */

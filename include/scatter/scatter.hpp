@@ -21,6 +21,10 @@
  *   scatter::tensor_view d(data.data(), {4});
  *   ctx.elements(d, scatter::tensor_view(indices.data(), {3}),
  *                scatter::tensor_view(updates.data(), {3}), d, add);   // in place: 0 2 0 1
+ *   std::vector<float> picked(2);
+ *   std::vector<int64_t> rows = {3, 1};
+ *   ctx.gather_rows(d, scatter::tensor_view(rows.data(), {2}),
+ *                   scatter::tensor_view(picked.data(), {2}));          // 1 2
  *
  * Threading and ownership are those of the C functions (scatter.h): a context may be used from
  * several threads at once; a tensor_view owns nothing and the memory it names must outlive the
@@ -342,6 +346,24 @@ struct options {
     }
 };
 
+/** Options of one gather; the defaults are SCATTER_GATHER_OPTIONS_INIT's (axis 0, batch_dims 0,
+ *  error, zero fill). fill_value points at one element of data's dtype (FILL only). */
+struct gather_options {
+    int32_t axis = 0;
+    uint32_t batch_dims = 0;
+    scatter_out_of_range out_of_range = SCATTER_OUT_OF_RANGE_ERROR;
+    const void* fill_value = nullptr;
+
+    scatter_gather_options get() const noexcept {
+        scatter_gather_options o = SCATTER_GATHER_OPTIONS_INIT;
+        o.axis = axis;
+        o.batch_dims = batch_dims;
+        o.out_of_range = out_of_range;
+        o.fill_value = fill_value;
+        return o;
+    }
+};
+
 /* ---- context --------------------------------------------------------------------------- */
 
 /** Owns a scatter_context. */
@@ -405,6 +427,19 @@ public:
                         const tensor_view& out, const options& opt = options()) const {
         return run(scatter_nd, data, indices, updates, out, opt);
     }
+    /** The gathers: `out` is a separate tensor with the shape the operation's rule gives. */
+    result<void> try_gather_elements(const tensor_view& data, const tensor_view& indices, const tensor_view& out,
+                                     const gather_options& opt = gather_options()) const {
+        return run_gather(scatter_gather_elements, data, indices, out, opt);
+    }
+    result<void> try_gather_rows(const tensor_view& data, const tensor_view& indices, const tensor_view& out,
+                                 const gather_options& opt = gather_options()) const {
+        return run_gather(scatter_gather_rows, data, indices, out, opt);
+    }
+    result<void> try_gather_nd(const tensor_view& data, const tensor_view& indices, const tensor_view& out,
+                               const gather_options& opt = gather_options()) const {
+        return run_gather(scatter_gather_nd, data, indices, out, opt);
+    }
 #if SCATTER_HPP_EXCEPTIONS
     scatter_backend backend() const { return try_backend().value(); }
     void elements(const tensor_view& data, const tensor_view& indices, const tensor_view& updates,
@@ -418,6 +453,18 @@ public:
     void nd(const tensor_view& data, const tensor_view& indices, const tensor_view& updates,
             const tensor_view& out, const options& opt = options()) const {
         try_nd(data, indices, updates, out, opt).value();
+    }
+    void gather_elements(const tensor_view& data, const tensor_view& indices, const tensor_view& out,
+                         const gather_options& opt = gather_options()) const {
+        try_gather_elements(data, indices, out, opt).value();
+    }
+    void gather_rows(const tensor_view& data, const tensor_view& indices, const tensor_view& out,
+                     const gather_options& opt = gather_options()) const {
+        try_gather_rows(data, indices, out, opt).value();
+    }
+    void gather_nd(const tensor_view& data, const tensor_view& indices, const tensor_view& out,
+                   const gather_options& opt = gather_options()) const {
+        try_gather_nd(data, indices, out, opt).value();
     }
 #endif
 
@@ -436,6 +483,19 @@ private:
         }
         const scatter_options o = opt.get();
         return detail::to_result(fn(raw_, data.get(), indices.get(), updates.get(), &o, out.get()));
+    }
+
+    using gather_fn = scatter_status (*)(scatter_context, const scatter_tensor*, const scatter_tensor*,
+                                         const scatter_gather_options*, const scatter_tensor*);
+    result<void> run_gather(gather_fn fn, const tensor_view& data, const tensor_view& indices, const tensor_view& out,
+                            const gather_options& opt) const {
+        const std::pair<const tensor_view*, const char*> views[] = {{&data, "data"}, {&indices, "indices"}, {&out, "out"}};
+        for (const auto& v : views) {
+            result<void> r = v.first->check_extent(v.second);
+            if (!r) return r;
+        }
+        const scatter_gather_options o = opt.get();
+        return detail::to_result(fn(raw_, data.get(), indices.get(), &o, out.get()));
     }
 
     scatter_context raw_ = nullptr;

@@ -1,7 +1,9 @@
-// The three operations: plan (validate) in core, then execute on the context's backend.
+// The three operations and the three gathers: plan (validate) in core, then execute on the
+// context's backend.
 #include "api/api_guard.h"
 #include "api/api_profile.h"
 #include "core/context.h"
+#include "core/gather_plan.h"
 #include "core/op_plan.h"
 #include "core/profile.h"
 
@@ -9,31 +11,51 @@ using namespace scatter;
 
 namespace {
 
+// Plans with plan(plan*) and runs execute(plan), timing both when the context profiles.
+template <class Plan, class PlanFn, class ExecuteFn>
+Status plan_and_execute(scatter_context context, PlanFn&& plan_fn, ExecuteFn&& execute) {
+    if ((context->config.flags & SCATTER_CONTEXT_FLAG_PROFILE) == 0) {
+        Plan plan;
+        SCATTER_RETURN_IF_ERROR(plan_fn(&plan));
+        return execute(plan);
+    }
+    OperationProfile profile;
+    Stopwatch total, stage;
+    Plan plan;
+    Status status = plan_fn(&plan);
+    profile.result.validate_us = stage.lap_us();
+    profile.result.backend = context->backend->kind();
+    if (status.ok()) {
+        plan.profile = &profile;
+        status = execute(plan);
+    }
+    profile.result.status = status.code();
+    profile.result.total_us = total.lap_us();
+    remember_profile(*context, profile);
+    return status;
+}
+
 scatter_status run_operation(OpKind op, scatter_context context, const scatter_tensor* data,
                              const scatter_tensor* indices, const scatter_tensor* updates,
                              const scatter_options* options, const scatter_tensor* out) {
     return guard([&]() -> Status {
         if (context == nullptr) return make_error(SCATTER_ERROR_INVALID_ARGUMENT, "context is NULL");
         const OpRequest request{op, data, indices, updates, options, out};
-        if ((context->config.flags & SCATTER_CONTEXT_FLAG_PROFILE) == 0) {
-            OpPlan plan;
-            SCATTER_RETURN_IF_ERROR(plan_operation(request, context, &plan));
-            return context->backend->execute(plan);
-        }
-        OperationProfile profile;
-        Stopwatch total, stage;
-        OpPlan plan;
-        Status status = plan_operation(request, context, &plan);
-        profile.result.validate_us = stage.lap_us();
-        profile.result.backend = context->backend->kind();
-        if (status.ok()) {
-            plan.profile = &profile;
-            status = context->backend->execute(plan);
-        }
-        profile.result.status = status.code();
-        profile.result.total_us = total.lap_us();
-        remember_profile(*context, profile);
-        return status;
+        return plan_and_execute<OpPlan>(
+            context, [&](OpPlan* plan) { return plan_operation(request, context, plan); },
+            [&](const OpPlan& plan) { return context->backend->execute(plan); });
+    });
+}
+
+scatter_status run_gather(OpKind op, scatter_context context, const scatter_tensor* data,
+                          const scatter_tensor* indices, const scatter_gather_options* options,
+                          const scatter_tensor* out) {
+    return guard([&]() -> Status {
+        if (context == nullptr) return make_error(SCATTER_ERROR_INVALID_ARGUMENT, "context is NULL");
+        const GatherRequest request{op, data, indices, options, out};
+        return plan_and_execute<GatherPlan>(
+            context, [&](GatherPlan* plan) { return plan_gather(request, context, plan); },
+            [&](const GatherPlan& plan) { return context->backend->execute_gather(plan); });
     });
 }
 
@@ -57,6 +79,27 @@ SCATTER_API scatter_status scatter_nd(scatter_context context, const scatter_ten
                                       const scatter_tensor* indices, const scatter_tensor* updates,
                                       const scatter_options* options, const scatter_tensor* out) {
     return run_operation(OpKind::Nd, context, data, indices, updates, options, out);
+}
+
+SCATTER_API scatter_status scatter_gather_elements(scatter_context context, const scatter_tensor* data,
+                                                   const scatter_tensor* indices,
+                                                   const scatter_gather_options* options,
+                                                   const scatter_tensor* out) {
+    return run_gather(OpKind::Elements, context, data, indices, options, out);
+}
+
+SCATTER_API scatter_status scatter_gather_rows(scatter_context context, const scatter_tensor* data,
+                                               const scatter_tensor* indices,
+                                               const scatter_gather_options* options,
+                                               const scatter_tensor* out) {
+    return run_gather(OpKind::Rows, context, data, indices, options, out);
+}
+
+SCATTER_API scatter_status scatter_gather_nd(scatter_context context, const scatter_tensor* data,
+                                             const scatter_tensor* indices,
+                                             const scatter_gather_options* options,
+                                             const scatter_tensor* out) {
+    return run_gather(OpKind::Nd, context, data, indices, options, out);
 }
 
 }  // extern "C"

@@ -1,6 +1,7 @@
 #include "api/auto_backend.h"
 
 #include "core/dtype.h"
+#include "core/gather_plan.h"
 #include "core/op_plan.h"
 #include "core/profile.h"
 
@@ -137,6 +138,18 @@ Status AutoBackend::route(const OpPlan& plan, Backend* chosen, const char* reaso
         plan.profile->result.backend = chosen->kind();
     }
     return chosen->execute(plan);
+}
+
+Status AutoBackend::execute_gather(const GatherPlan& plan) {
+    const bool host = plan.data.buffer == nullptr && plan.indices.buffer == nullptr && plan.out.buffer == nullptr;
+    Backend* chosen = host ? cpu_.get() : vulkan_.get();
+    const char* reason = host ? "cpu: gather runs on the CPU backend" : "vulkan: buffer tensors stay where they are";
+    config_.log_message(SCATTER_LOG_DEBUG, (std::string("backend AUTO routes a gather to ") + reason).c_str());
+    if (plan.profile != nullptr) {
+        plan.profile->set_route(reason);
+        plan.profile->result.backend = chosen->kind();
+    }
+    return chosen->execute_gather(plan);
 }
 
 }  // namespace scatter

@@ -12,6 +12,7 @@
 namespace scatter {
 
 struct OpPlan;
+struct GatherPlan;
 
 // Memory owned by a backend.
 class Buffer {
@@ -35,6 +36,9 @@ public:
     // Runs a validated plan. Must check indices (policy ERROR) and integer divisors before the
     // first write, so that a failure leaves the destination unchanged.
     virtual Status execute(const OpPlan& plan) = 0;
+    // Runs a validated gather. Must check its indices (policies ERROR and CLAMP) before the first
+    // write, so that a failure leaves `out` unchanged.
+    virtual Status execute_gather(const GatherPlan& plan) = 0;
     // The backend that owns the context's buffers (this one, except for AUTO's router, which
     // returns its Vulkan backend): batches, interop and buffer wrapping go straight to it.
     virtual Backend* buffer_owner() { return this; }

@@ -2,6 +2,7 @@
 
 #include "core/checked_math.h"
 #include "core/cpu_clones.h"
+#include "core/gather_plan.h"
 #include "core/index_rules.h"
 #include "core/strided_walk.h"
 
@@ -79,47 +80,53 @@ int64_t first_out_of_range(const Index* v, int64_t begin, int64_t end, int64_t b
     return -1;
 }
 
-// The size of the data dimension that the index at `position` of indices addresses.
-int64_t bound_at(const OpPlan& plan, const int64_t* position) {
-    if (plan.op == OpKind::Nd) return plan.data.shape[position[plan.indices.rank - 1]];
-    return plan.data.shape[plan.axis];
-}
+// Which data dimension each index of a tensor addresses: dims[0] for every index, or, per
+// coordinate (nd), dims[c] for the index whose last position is c. first_axis is the data axis
+// of dims[0] (for messages).
+struct IndexedDims {
+    const TensorView* indices;
+    const int64_t* dims;
+    uint32_t first_axis;
+    bool per_coordinate;
 
-uint32_t data_axis_at(const OpPlan& plan, const int64_t* position) {
-    if (plan.op == OpKind::Nd) return uint32_t(position[plan.indices.rank - 1]);
-    return uint32_t(plan.axis);
-}
+    int64_t bound_at(const int64_t* position) const {
+        return per_coordinate ? dims[position[indices->rank - 1]] : dims[0];
+    }
+    uint32_t axis_at(const int64_t* position) const {
+        return first_axis + (per_coordinate ? uint32_t(position[indices->rank - 1]) : 0u);
+    }
+};
 
-}  // namespace
-
-Status check_indices(const OpPlan& plan, TaskRunner& runner) {
-    if (plan.policy != SCATTER_OUT_OF_RANGE_ERROR || plan.indices.empty()) return Status();
-    const TensorView& idx = plan.indices;
+// Fails with INDEX_OUT_OF_RANGE naming the first index in row-major order outside [-s, s) of the
+// dimension it addresses.
+Status check_index_range(const IndexedDims& target, TaskRunner& runner) {
+    const TensorView& idx = *target.indices;
+    if (idx.empty()) return Status();
     const bool is_i64 = idx.dtype() == SCATTER_DTYPE_I64;
     const int64_t* strides[] = {idx.strides};
-    const int64_t axis_bound = plan.data.shape[plan.axis];
-    const int64_t depth = plan.index_depth;
+    const int64_t axis_bound = target.dims[0];
+    const int64_t depth = target.per_coordinate ? idx.shape[idx.rank - 1] : 1;
 
     int64_t bad = -1;
     auto find = [&](int64_t begin, int64_t end) -> int64_t {
         const bool aligned = reinterpret_cast<uintptr_t>(idx.host) % (is_i64 ? 8 : 4) == 0;
-        if (idx.contiguous && aligned && plan.op != OpKind::Nd)
+        if (idx.contiguous && aligned && !target.per_coordinate)
             return is_i64 ? first_out_of_range(reinterpret_cast<const int64_t*>(idx.host), begin, end, axis_bound)
                           : first_out_of_range(reinterpret_cast<const int32_t*>(idx.host), begin, end, axis_bound);
-        if (idx.contiguous && plan.op != OpKind::Nd) {
+        if (idx.contiguous && !target.per_coordinate) {
             for (int64_t f = begin; f < end; ++f)
                 if (!index_in_range(load_index(idx.host, is_i64, f), axis_bound)) return f;
             return -1;
         }
         if (idx.contiguous) {
             for (int64_t f = begin; f < end; ++f)
-                if (!index_in_range(load_index(idx.host, is_i64, f), plan.data.shape[f % depth])) return f;
+                if (!index_in_range(load_index(idx.host, is_i64, f), target.dims[f % depth])) return f;
             return -1;
         }
         StridedWalk<1> walk(idx.rank, idx.shape, strides);
         walk.seek(begin);
         for (int64_t f = begin; f < end; ++f, walk.next())
-            if (!index_in_range(load_index(idx.host, is_i64, walk.offset(0)), bound_at(plan, walk.position())))
+            if (!index_in_range(load_index(idx.host, is_i64, walk.offset(0)), target.bound_at(walk.position())))
                 return f;
         return -1;
     };
@@ -129,7 +136,41 @@ Status check_indices(const OpPlan& plan, TaskRunner& runner) {
     StridedWalk<1> walk(idx.rank, idx.shape, strides);
     walk.seek(bad);
     return index_error(walk.position(), idx.rank, load_index(idx.host, is_i64, walk.offset(0)),
-                       bound_at(plan, walk.position()), data_axis_at(plan, walk.position()));
+                       target.bound_at(walk.position()), target.axis_at(walk.position()));
+}
+
+}  // namespace
+
+Status check_indices(const OpPlan& plan, TaskRunner& runner) {
+    if (plan.policy != SCATTER_OUT_OF_RANGE_ERROR) return Status();
+    const bool nd = plan.op == OpKind::Nd;
+    const IndexedDims target{&plan.indices, nd ? plan.data.shape : &plan.data.shape[plan.axis],
+                             nd ? 0u : uint32_t(plan.axis), nd};
+    return check_index_range(target, runner);
+}
+
+Status check_gather_indices(const GatherPlan& plan, TaskRunner& runner) {
+    const TensorView& idx = plan.indices;
+    if (plan.policy == SCATTER_OUT_OF_RANGE_FILL || idx.empty()) return Status();
+    const bool nd = plan.op == OpKind::Nd;
+    const uint32_t first = plan.first_indexed_axis();
+    if (plan.policy == SCATTER_OUT_OF_RANGE_ERROR)
+        return check_index_range(IndexedDims{&idx, &plan.data.shape[first], first, nd}, runner);
+    // CLAMP: only an empty dimension has nothing to clamp to; the first index into one is at
+    // position 0 of every dimension but the coordinate's.
+    for (uint32_t c = 0; c < plan.index_depth; ++c) {
+        if (plan.data.shape[first + c] != 0) continue;
+        int64_t position[SCATTER_MAX_RANK] = {};
+        if (nd) position[idx.rank - 1] = c;
+        int64_t offset = 0;
+        for (uint32_t d = 0; d < idx.rank; ++d) offset += position[d] * idx.strides[d];
+        char where[SCATTER_MAX_RANK * 24];
+        format_position(position, idx.rank, where, sizeof where);
+        return make_error(SCATTER_ERROR_INDEX_OUT_OF_RANGE,
+                          "indices%s = %" PRId64 " cannot be clamped into axis %u of size 0: there is no element to gather",
+                          where, load_index(idx.host, idx.dtype() == SCATTER_DTYPE_I64, offset), first + c);
+    }
+    return Status();
 }
 
 Status resolve_slice_targets(const OpPlan& plan, TaskRunner& runner, int64_t* targets) {

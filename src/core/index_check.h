@@ -2,6 +2,7 @@
 // (policy ERROR), target resolution for rows/nd, and integer divisor checks.
 #pragma once
 
+#include "core/gather_plan.h"
 #include "core/op_plan.h"
 #include "core/task_runner.h"
 
@@ -12,6 +13,11 @@ namespace scatter {
 // Under policy ERROR, fails with INDEX_OUT_OF_RANGE naming the first offending index in
 // row-major order. Needs host-addressable indices. Does nothing under SKIP and CLAMP.
 Status check_indices(const OpPlan& plan, TaskRunner& runner);
+
+// Gather: under ERROR, fails with INDEX_OUT_OF_RANGE naming the first offending index in
+// row-major order; under CLAMP, naming the first index into a dimension of size 0 (nothing to
+// clamp to). Does nothing under FILL. Needs host-addressable indices.
+Status check_gather_indices(const GatherPlan& plan, TaskRunner& runner);
 
 // rows/nd: writes for each slice j the target row in [0, plan.target_rows), or -1 when the slice
 // is skipped. Expects check_indices to have passed.

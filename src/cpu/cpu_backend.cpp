@@ -5,6 +5,7 @@
 #include "core/index_check.h"
 #include "core/op_plan.h"
 #include "cpu/copy_tensor.h"
+#include "cpu/gather.h"
 #include "cpu/scatter_elements.h"
 #include "cpu/scatter_slices.h"
 
@@ -65,6 +66,14 @@ public:
         return status;
     }
 
+    Status execute_gather(const GatherPlan& plan) override {
+        if (plan.profile == nullptr) return execute_gather_on_cpu(plan, config_);
+        Stopwatch kernel;
+        Status status = execute_gather_on_cpu(plan, config_);
+        plan.profile->add_pass("cpu_gather", 0, kernel.lap_us());
+        return status;
+    }
+
 private:
     ContextConfig& config_;
 };
@@ -107,6 +116,16 @@ Status execute_on_cpu(const OpPlan& plan, ContextConfig& config) {
     if (!plan.no_updates()) SCATTER_RETURN_IF_ERROR(resolve_slice_targets(plan, runner, targets));
     SCATTER_RETURN_IF_ERROR(check_divisors(plan, runner, targets));
     return scatter_slices_cpu(plan, targets, runner, config.allocator, fill_out);
+}
+
+Status execute_gather_on_cpu(const GatherPlan& plan, ContextConfig& config) {
+    const TensorView* views[] = {&plan.data, &plan.indices, &plan.out};
+    for (const TensorView* v : views)
+        if (v->host == nullptr && !v->empty())
+            return make_error(SCATTER_ERROR_INVALID_ARGUMENT, "the CPU backend cannot address device memory");
+    TaskRunner& runner = *config.runner;
+    SCATTER_RETURN_IF_ERROR(check_gather_indices(plan, runner));
+    return gather_cpu(plan, runner);
 }
 
 std::unique_ptr<Backend> make_cpu_backend(ContextConfig& config) { return std::make_unique<CpuBackend>(config); }

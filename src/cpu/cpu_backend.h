@@ -14,4 +14,7 @@ std::unique_ptr<Backend> make_cpu_backend(ContextConfig& config);
 // Runs a validated plan whose tensors are all in host memory (the CPU backend's execute).
 Status execute_on_cpu(const OpPlan& plan, ContextConfig& config);
 
+// Runs a validated gather whose tensors are all in host memory (the CPU backend's execute_gather).
+Status execute_gather_on_cpu(const GatherPlan& plan, ContextConfig& config);
+
 }  // namespace scatter

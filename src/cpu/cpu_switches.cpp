@@ -43,10 +43,12 @@ ParsedSwitches parse_environment() {
             s.force_blocks = true;
         } else if (term.rfind("stage=", 0) == 0 && parse_bytes(term.substr(6), &bytes)) {
             s.stage_bytes = bytes;
+        } else if (term.rfind("gather_parallel=", 0) == 0 && parse_bytes(term.substr(16), &bytes)) {
+            s.gather_parallel_bytes = bytes;
         } else {
             // A misspelt switch would quietly test the default path.
             parsed.status = make_error(SCATTER_ERROR_INVALID_ARGUMENT,
-                                       "SCATTER_CPU_TEST_PATHS has \"%s\", which is not blocks=N or stage=N with N > 0",
+                                       "SCATTER_CPU_TEST_PATHS has \"%s\", which is not blocks=N, stage=N or gather_parallel=N with N > 0",
                                        term.c_str());
             parsed.switches = CpuSwitches();
             return parsed;

@@ -4,6 +4,8 @@
 //              about N bytes of out, whatever the sizes
 //   stage=N    elements with one inner dimension scatter into stages of about N bytes
 //              (scatter_elements.cpp), whatever the sizes, written back with non-temporal stores
+//   gather_parallel=N  gathers split their work over the threads from N bytes of out on (by
+//              default 256 KiB), so small cases take the threaded paths of gather.cpp
 #pragma once
 
 #include "core/status.h"
@@ -16,6 +18,7 @@ struct CpuSwitches {
     int64_t block_bytes = int64_t(256) << 10;  // out bytes per block of the blocked path
     bool force_blocks = false;
     int64_t stage_bytes = 0;  // forced stage size of the elements path (0: by the sizes)
+    int64_t gather_parallel_bytes = int64_t(256) << 10;  // out bytes from which a gather uses the threads
 };
 
 const CpuSwitches& cpu_switches();

@@ -80,6 +80,11 @@ Status VulkanBackend::execute_profiled(const OpPlan& plan, OperationProfile& pro
     return status;
 }
 
+Status VulkanBackend::execute_gather(const GatherPlan&) {
+    return make_error(SCATTER_ERROR_UNSUPPORTED,
+                      "gather is not implemented on the Vulkan backend yet; use a CPU or AUTO context");
+}
+
 VulkanBackend* vulkan_backend_of(scatter_context_t* context) {
     if (context == nullptr || context->backend == nullptr) return nullptr;
     Backend* owner = context->backend->buffer_owner();

@@ -22,6 +22,7 @@ public:
     Status create_buffer(uint64_t size, std::unique_ptr<Buffer>* out) override;
     Status execute(const OpPlan& plan) override;
     Status execute_profiled(const OpPlan& plan, OperationProfile& profile);
+    Status execute_gather(const GatherPlan& plan) override;
 
     VulkanDevice& device() { return *device_; }
     PipelineSet& pipelines() { return pipelines_; }

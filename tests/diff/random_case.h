@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <functional>
 
+#include "gather_case.h"
 #include "scatter_case.h"
 
 namespace scatter_test {
@@ -18,6 +19,11 @@ struct RandomLimits {
 // The case drawn from `seed`; the same seed always gives the same case.
 ScatterCase random_case(uint64_t seed, const RandomLimits& limits);
 
+// The gather case drawn from `seed`: every op, dtype (opaque of 1-24 bytes), index dtype, policy
+// (FILL with and without a value; a value the other policies ignore), axis (also negative), ranks
+// 1-6, batch_dims 0-2 for nd, 0-d indices for rows, zero sizes, strided/reversed/broadcast views.
+GatherCase random_gather_case(uint64_t seed, const RandomLimits& limits);
+
 // Runs `count` random cases through `run`, stopping after a few failing ones. Deterministic: the
 // base seed is fixed unless SCATTER_TEST_SEED is set, and every case's seed derives from it; a
 // failure names the base seed, the case number and a builder expression that reproduces the
@@ -25,5 +31,9 @@ ScatterCase random_case(uint64_t seed, const RandomLimits& limits);
 // many failing cases are reported before the run stops (5).
 void run_random_cases(uint64_t count, const RandomLimits& limits,
                       const std::function<void(const ScatterCase&)>& run);
+
+// The loop behind run_random_cases for any kind of case: run(seed) with each case's seed, under
+// the same environment variables and failure reporting.
+void run_random_seeds(uint64_t count, const std::function<void(uint64_t seed)>& run);
 
 }  // namespace scatter_test

@@ -35,6 +35,10 @@ int main(void) {
     float out_values[6] = {0};
     const float expected[6] = {31, 42, 3, 4, 15, 26};
     scatter_backend backend = SCATTER_BACKEND_AUTO;
+    scatter_gather_options gather_options = SCATTER_GATHER_OPTIONS_INIT;
+    const int64_t gathered_shape[2] = {2, 2};
+    float gathered[4] = {0};
+    const float expected_gathered[4] = {5, 6, 1, 2};
 
     CHECK(scatter_version() == SCATTER_VERSION);
     CHECK(strcmp(scatter_status_name(SCATTER_ERROR_INTERNAL), "SCATTER_ERROR_INTERNAL") == 0);
@@ -68,6 +72,15 @@ int main(void) {
     CHECK(scatter_rows(NULL, &data, &indices, &updates, &options, &out) ==
           SCATTER_ERROR_INVALID_ARGUMENT);
     CHECK(strlen(scatter_last_error_message()) > 0);
+
+    /* The gather mirror: rows 2 and 0 of data. */
+    out.shape = gathered_shape;
+    out.data = gathered;
+    CHECK(scatter_gather_rows(context, &data, &indices, &gather_options, &out) == SCATTER_OK);
+    CHECK(memcmp(gathered, expected_gathered, sizeof(expected_gathered)) == 0);
+    gather_options.out_of_range = SCATTER_OUT_OF_RANGE_SKIP;
+    CHECK(scatter_gather_rows(context, &data, &indices, &gather_options, &out) ==
+          SCATTER_ERROR_INVALID_ARGUMENT);
 
     scatter_context_destroy(context);
     printf("libscatter %s from C99: ok\n", scatter_version_string());

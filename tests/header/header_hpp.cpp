@@ -121,6 +121,41 @@ void case_errors(const scatter::context& ctx) {
     EXPECT(!bad_backend && bad_backend.error().status == SCATTER_ERROR_INVALID_ARGUMENT);
 }
 
+// The gathers: torch.gather along axis 1, index_select of rows, gather_nd with a batch
+// dimension and FILL. Vulkan has no gather yet: UNSUPPORTED there.
+void case_gather(const scatter::context& ctx) {
+    std::vector<float> data = {1, 2, 3, 4, 5, 6}, out(4, 0.0f);
+    std::vector<int64_t> along = {2, 0, -1, 1};
+    scatter::gather_options axis1;
+    axis1.axis = 1;
+    scatter::result<void> r = ctx.try_gather_elements(scatter::tensor_view(data.data(), {2, 3}),
+                                                      scatter::tensor_view(along.data(), {2, 2}),
+                                                      scatter::tensor_view(out.data(), {2, 2}), axis1);
+    if (ctx.try_backend().value_or(SCATTER_BACKEND_AUTO) == SCATTER_BACKEND_VULKAN) {
+        EXPECT(!r && r.error().status == SCATTER_ERROR_UNSUPPORTED);
+        return;
+    }
+    EXPECT(r);
+    EXPECT((out == std::vector<float>{3, 1, 6, 5}));
+    std::vector<int32_t> rows = {1, 0};
+    EXPECT(ctx.try_gather_rows(scatter::tensor_view(data.data(), {2, 3}), scatter::tensor_view(rows.data(), {2}),
+                               scatter::tensor_view(out.data(), {2, 2}, {1, 2}), axis1));  // column-major out
+    EXPECT((out == std::vector<float>{2, 5, 1, 4}));
+    std::vector<int64_t> coordinates = {2, 7};  // batch 0: column 2; batch 1: column 7, out of range
+    const float fill = -1.0f;
+    scatter::gather_options batched;
+    batched.batch_dims = 1;
+    batched.out_of_range = SCATTER_OUT_OF_RANGE_FILL;
+    batched.fill_value = &fill;
+    EXPECT(ctx.try_gather_nd(scatter::tensor_view(data.data(), {2, 3}), scatter::tensor_view(coordinates.data(), {2, 1}),
+                             scatter::tensor_view(out.data(), {2}), batched));
+    EXPECT(out[0] == 3 && out[1] == -1);
+    batched.out_of_range = SCATTER_OUT_OF_RANGE_ERROR;
+    r = ctx.try_gather_nd(scatter::tensor_view(data.data(), {2, 3}), scatter::tensor_view(coordinates.data(), {2, 1}),
+                          scatter::tensor_view(out.data(), {2}), batched);
+    EXPECT(!r && r.error().message == "indices[1][0] = 7 is outside [-3, 3) on axis 1");
+}
+
 // Buffers: write, scatter without a host round trip, read back; moved owners destroy once.
 void case_buffers(const scatter::context& ctx) {
     std::vector<float> data = {0, 0, 0, 0}, updates = {1, 2};
@@ -172,7 +207,8 @@ int main(int argc, char** argv) {
         const char* name;
         void (*run)(const scatter::context&);
     } cases[] = {{"elements", case_elements}, {"rows", case_rows}, {"nd", case_nd},
-                 {"errors", case_errors},     {"buffers", case_buffers}, {"span", case_span}};
+                 {"errors", case_errors},     {"buffers", case_buffers}, {"span", case_span},
+                 {"gather", case_gather}};
     const std::string wanted = argc > 1 ? argv[1] : "";
     int ran = 0;
     for (const scatter::context& ctx : contexts()) {

@@ -56,8 +56,8 @@ const char* reduction_label(scatter_reduction r) {
 }
 
 const char* policy_label(scatter_out_of_range p) {
-    static const char* names[] = {"OOR_DEFAULT", "OOR_ERROR", "OOR_SKIP", "OOR_CLAMP"};
-    return p >= 0 && p <= SCATTER_OUT_OF_RANGE_CLAMP ? names[p] : "?";
+    static const char* names[] = {"OOR_DEFAULT", "OOR_ERROR", "OOR_SKIP", "OOR_CLAMP", "OOR_FILL"};
+    return p >= 0 && p <= SCATTER_OUT_OF_RANGE_FILL ? names[p] : "?";
 }
 
 const std::vector<scatter_dtype>& all_data_dtypes() {

@@ -5,6 +5,7 @@
 #include "api/auto_backend.h"
 
 #include "core/dtype.h"
+#include "core/gather_plan.h"
 #include "core/op_plan.h"
 #include "core/profile.h"
 
@@ -34,6 +35,7 @@ struct StandIn final : Backend {
         ++calls;
         return Status();
     }
+    Status execute_gather(const GatherPlan&) override { return make_error(SCATTER_ERROR_UNSUPPORTED, "no gather"); }
     scatter_backend kind_;
     bool refuse_f64_;
     int calls = 0, large_calls = 0;
