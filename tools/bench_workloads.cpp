@@ -1,5 +1,6 @@
 #include "bench_workloads.h"
 
+#include "gather_shape.h"
 #include "option_names.h"
 
 #include <nlohmann/json.hpp>
@@ -90,15 +91,27 @@ Workload parse_workload(const nlohmann::json& row) {
     Workload workload;
     workload.id = row.at("id").get<std::string>();
     workload.op_name = row.at("op").get<std::string>();
-    workload.op = lookup(op_names(), workload.op_name, "op");
+    const OpChoice op = lookup(op_names(), workload.op_name, "op");
+    workload.op = op.form;
+    workload.gather = op.gather;
     workload.axis = row.at("axis").get<int32_t>();
-    workload.reduction_name = row.at("reduction").get<std::string>();
-    workload.reduction = lookup(reduction_names(), workload.reduction_name, "reduction");
     workload.dtype_name = row.at("dtype").get<std::string>();
     workload.dtype = dtype_named(workload.dtype_name);
     workload.data_shape = row.at("data").get<std::vector<int64_t>>();
     workload.indices_shape = row.at("indices").get<std::vector<int64_t>>();
-    workload.updates_shape = row.at("updates").get<std::vector<int64_t>>();
+    if (workload.gather) {
+        if (row.contains("reduction") || row.contains("updates") || row.contains("updates_range"))
+            throw std::logic_error("workload table: " + workload.id + " is a gather: no reduction, no updates");
+        scatter_gather_options options = SCATTER_GATHER_OPTIONS_INIT;
+        options.axis = workload.op == ScatterOp::nd ? 0 : workload.axis;
+        if (!gather_shape(workload.op, workload.data_shape, workload.indices_shape, options, &workload.out_shape))
+            throw std::logic_error("workload table: " + workload.id + " has shapes no gather takes");
+    } else {
+        workload.reduction_name = row.at("reduction").get<std::string>();
+        workload.reduction = lookup(reduction_names(), workload.reduction_name, "reduction");
+        workload.updates_shape = row.at("updates").get<std::vector<int64_t>>();
+        workload.out_shape = workload.data_shape;
+    }
     const bool is_integer = workload.dtype == SCATTER_DTYPE_I32 || workload.dtype == SCATTER_DTYPE_I64;
     if (is_integer) {
         workload.updates_low = -1000000;
@@ -198,8 +211,8 @@ void shape_indices(const Workload& workload, Random& random, int64_t* indices) {
 std::string Workload::describe() const {
     std::string text = op_name;
     if (op != ScatterOp::nd) text += " axis " + std::to_string(axis);
-    text += " " + reduction_name + " " + dtype_name + " data" + shape_text(data_shape) + " indices" +
-            shape_text(indices_shape);
+    if (!gather) text += " " + reduction_name;
+    text += " " + dtype_name + " data" + shape_text(data_shape) + " indices" + shape_text(indices_shape);
     if (indices_sorted) text += " sorted";
     if (targets_per_row > 0) text += " " + std::to_string(targets_per_row) + "/row";
     if (indices_broadcast) text += " broadcast";
@@ -238,7 +251,8 @@ WorkloadInputs generate_inputs(const Workload& workload, size_t offset) {
 
     shape_indices(workload, random, indices);
 
-    inputs.updates = random_tensor(random, workload.dtype, element_count(workload.updates_shape),
-                                   workload.updates_low, workload.updates_high, offset);
+    if (!workload.gather)
+        inputs.updates = random_tensor(random, workload.dtype, element_count(workload.updates_shape),
+                                       workload.updates_low, workload.updates_high, offset);
     return inputs;
 }

@@ -1,4 +1,4 @@
-// The standard workloads W1-W16 (docs/cli.md): their definitions, read from the table
+// The standard workloads W1-W18 (docs/cli.md): their definitions, read from the table
 // benchmarks/workloads.json (embedded at build time), and their inputs, generated from a fixed seed.
 #pragma once
 
@@ -12,12 +12,14 @@
 
 struct Workload {
     std::string id;
-    ScatterOp op = ScatterOp::elements;
+    ScatterOp op = ScatterOp::elements;  // the index form
+    bool gather = false;                 // a gather of that form: no reduction, no updates
     std::string op_name, reduction_name, dtype_name;
     int32_t axis = 0;
     scatter_reduction reduction = SCATTER_REDUCTION_NONE;
     scatter_dtype dtype = SCATTER_DTYPE_F32;
-    std::vector<int64_t> data_shape, indices_shape, updates_shape;
+    std::vector<int64_t> data_shape, indices_shape, updates_shape;  // updates: scatters only
+    std::vector<int64_t> out_shape;  // data's for a scatter; the rule's for a gather
     double updates_low = 0.0, updates_high = 1.0;  // value range of the updates
     bool latency = false;                            // report microseconds per call
     // Index distribution: uniform over the target axis, unless
@@ -50,7 +52,8 @@ private:
     size_t size_ = 0;
 };
 
-// Host tensors of one workload: data, int64 indices (distributed as the workload says), updates.
+// Host tensors of one workload: data, int64 indices (distributed as the workload says), updates
+// (none for a gather).
 struct WorkloadInputs {
     HostBytes data, indices, updates;
 };

@@ -8,12 +8,22 @@
 #include <string>
 #include <vector>
 
+// The three index forms, each a scatter and a gather (scatter_gather_*).
 enum class ScatterOp { elements, rows, nd };
 
+// An --op name: the form, and whether it is the gather of that form.
+struct OpChoice {
+    ScatterOp form = ScatterOp::elements;
+    bool gather = false;
+};
+
 struct RunOptions {
-    ScatterOp op = ScatterOp::elements;
+    OpChoice op;
     std::string data_path, indices_path, updates_path, out_path;
-    scatter_options options = SCATTER_OPTIONS_INIT;
+    scatter_options options = SCATTER_OPTIONS_INIT;                // a scatter's
+    scatter_gather_options gather_options = SCATTER_GATHER_OPTIONS_INIT;  // a gather's
+    bool has_fill_value = false;  // --fill-value given: fill_value converts to data's dtype
+    std::string fill_value;
     ContextSettings context;
 };
 

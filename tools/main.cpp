@@ -10,6 +10,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <map>
+#include <memory>
 #include <new>
 
 namespace {
@@ -45,12 +46,45 @@ void add_context_options(CLI::App* command, ContextSettings* settings,
         ->check(CLI::Range(0u, 4096u));
 }
 
+// The checks that need more than one option: which options each --op takes. They throw CLI11's
+// ValidationError, so the run ends as any usage error does (exit 2, the message, --help).
+void check_run_options(const CLI::App& command, RunOptions* run, scatter_out_of_range out_of_range) {
+    const std::string op = command.get_option("--op")->as<std::string>();
+    auto given = [&](const char* name) { return command.count(name) > 0; };
+    auto refuse = [&](const std::string& name, const std::string& why) {
+        throw CLI::ValidationError(name + " is not an option of --op " + op + ": " + why);
+    };
+    if (!run->op.gather) {
+        if (!given("--updates")) throw CLI::ValidationError("--updates is required for --op " + op);
+        for (const char* name : {"--batch-dims", "--fill-value"})
+            if (given(name)) refuse(name, "it is a gather option");
+        if (out_of_range == SCATTER_OUT_OF_RANGE_FILL)
+            throw CLI::ValidationError("--out-of-range fill is not a scatter policy (error, skip or clamp)");
+        run->options.out_of_range = out_of_range;
+        return;
+    }
+    for (const char* name : {"--updates", "--reduction", "--exclude-self"})
+        if (given(name)) refuse(name, "a gather reads data at the indices into --out");
+    if (given("--batch-dims") && run->op.form != ScatterOp::nd)
+        refuse("--batch-dims", "only gather_nd has batch dimensions");
+    if (out_of_range == SCATTER_OUT_OF_RANGE_SKIP)
+        throw CLI::ValidationError("--out-of-range skip is not a gather policy (error, clamp or fill)");
+    if (given("--fill-value") && out_of_range != SCATTER_OUT_OF_RANGE_FILL)
+        throw CLI::ValidationError("--fill-value needs --out-of-range fill");
+    run->gather_options.out_of_range = out_of_range;
+    run->gather_options.axis = run->options.axis;
+    run->has_fill_value = given("--fill-value");
+}
+
 void add_run_command(CLI::App* app, RunOptions* run, bool* exclude_self) {
-    CLI::App* command = app->add_subcommand("run", "Scatter updates into data, write the result");
-    add_choice(command, "--op", &run->op, op_names(), "The operation")->required();
+    CLI::App* command = app->add_subcommand(
+        "run", "Scatter updates into data, or gather data at indices, and write the result");
+    add_choice(command, "--op", &run->op, op_names(),
+               "The operation: elements, rows, nd (scatters), gather_elements, gather_rows, gather_nd")
+        ->required();
     command->add_option("--data", run->data_path, "data .npy")->required();
     command->add_option("--indices", run->indices_path, "indices .npy (int32 or int64)")->required();
-    command->add_option("--updates", run->updates_path, "updates .npy (the data's dtype)")->required();
+    command->add_option("--updates", run->updates_path, "updates .npy (the data's dtype; scatters only)");
     command->add_option("--out", run->out_path, "result .npy (written only on success)")->required();
     command->add_option("--axis", run->options.axis, "Axis for elements and rows (default 0)");
     add_choice(command, "--reduction", &run->options.reduction, reduction_names(),
@@ -58,23 +92,32 @@ void add_run_command(CLI::App* app, RunOptions* run, bool* exclude_self) {
                "amin are aliases of add, mul, mul, max, min");
     command->add_flag("--exclude-self", *exclude_self,
                       "A hit target starts from the reduction's identity, not its data value");
-    add_choice(command, "--out-of-range", &run->options.out_of_range, out_of_range_names(),
-               "Policy for out-of-range indices (default error)");
+    auto out_of_range = std::make_shared<scatter_out_of_range>(SCATTER_OUT_OF_RANGE_DEFAULT);
+    add_choice(command, "--out-of-range", out_of_range.get(), out_of_range_names(),
+               "Policy for out-of-range indices (default error): error, skip or clamp for a scatter; "
+               "error, clamp or fill for a gather");
+    command->add_option("--batch-dims", run->gather_options.batch_dims,
+                        "gather_nd: leading dimensions data and indices share (default 0)");
+    command->add_option("--fill-value", run->fill_value,
+                        "gather with --out-of-range fill: the value of out-of-range results, in data's "
+                        "dtype (default zero)");
     add_context_options(command, &run->context, kRunBackends);
+    command->callback([command, run, out_of_range] { check_run_options(*command, run, *out_of_range); });
 }
 
 void add_bench_command(CLI::App* app, BenchOptions* bench) {
-    CLI::App* command = app->add_subcommand("bench", "Time the standard workloads W1-W16");
-    command->add_option("--workload", bench->workloads, "Comma-separated ids (W1,W4) or all (W1-W14, W16; W15, 12 GB, only when named)")
+    CLI::App* command = app->add_subcommand("bench", "Time the standard workloads W1-W18");
+    command->add_option("--workload", bench->workloads,
+                        "Comma-separated ids (W1,W4) or all (W1-W14, W16-W18; W15, 12 GB, only when named)")
         ->delimiter(',')
         ->check(
             [](const std::string& id) -> std::string {
                 if (id == "all") return "";
                 for (const Workload& workload : standard_workloads())
                     if (workload.id == id) return "";
-                return "unknown workload " + id + " (W1-W16 or all)";
+                return "unknown workload " + id + " (W1-W18 or all)";
             },
-            "W1..W16|all");
+            "W1..W18|all");
     command->add_option("--repeat", bench->repeat, "Timed runs per workload (default 7)")
         ->check(CLI::Range(1, 1000000));
     command->add_flag("--json", bench->json, "One JSON object per workload per line");

@@ -6,9 +6,14 @@
 #include <map>
 #include <string>
 
-inline const std::map<std::string, ScatterOp>& op_names() {
-    static const std::map<std::string, ScatterOp> names = {
-        {"elements", ScatterOp::elements}, {"rows", ScatterOp::rows}, {"nd", ScatterOp::nd}};
+inline const std::map<std::string, OpChoice>& op_names() {
+    static const std::map<std::string, OpChoice> names = {
+        {"elements", {ScatterOp::elements, false}},
+        {"rows", {ScatterOp::rows, false}},
+        {"nd", {ScatterOp::nd, false}},
+        {"gather_elements", {ScatterOp::elements, true}},
+        {"gather_rows", {ScatterOp::rows, true}},
+        {"gather_nd", {ScatterOp::nd, true}}};
     return names;
 }
 
@@ -26,10 +31,12 @@ inline const std::map<std::string, scatter_reduction>& reduction_names() {
     return names;
 }
 
+// Every policy name; scatter takes error, skip and clamp, gather error, clamp and fill.
 inline const std::map<std::string, scatter_out_of_range>& out_of_range_names() {
     static const std::map<std::string, scatter_out_of_range> names = {
         {"error", SCATTER_OUT_OF_RANGE_ERROR},
         {"skip", SCATTER_OUT_OF_RANGE_SKIP},
-        {"clamp", SCATTER_OUT_OF_RANGE_CLAMP}};
+        {"clamp", SCATTER_OUT_OF_RANGE_CLAMP},
+        {"fill", SCATTER_OUT_OF_RANGE_FILL}};
     return names;
 }

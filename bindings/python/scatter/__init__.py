@@ -6,7 +6,9 @@ Installed as the distribution ``libscatter``, imported as ``scatter``::
     out = scatter.elements(np.zeros(4, np.float32), np.array([1, 1, 3]),
                            np.ones(3, np.float32), reduction="add")   # [0, 2, 0, 1]
 
-Functions: :func:`elements`, :func:`rows`, :func:`nd` (the three operations) and
+Functions: :func:`elements`, :func:`rows`, :func:`nd` (the three operations), their mirrors
+:func:`gather_elements`, :func:`gather_rows`, :func:`gather_nd` (``torch.gather`` /
+``numpy.take_along_axis``, ``torch.index_select`` / ``numpy.take``, ``tf.gather_nd``) and
 :func:`devices`. Classes: :class:`Context` (backend, device, threads, log hook), :class:`Buffer`
 and :class:`DeviceArray` (memory owned by a context). Every failure raises a subclass of
 :class:`ScatterError` that is also the matching builtin (``IndexOutOfRangeError`` is an
@@ -17,6 +19,7 @@ from ._devices import Device, devices
 from ._errors import (BackendUnavailableError, DeviceLostError, IndexOutOfRangeError,
                       InternalError, InvalidArgumentError, OutOfMemoryError, ScatterError,
                       ShapeMismatchError, TypeMismatchError, UnsupportedError)
+from ._gather import GATHER_OUT_OF_RANGE, gather_elements, gather_nd, gather_rows
 from ._library import lib as _lib, library_path
 from ._ops import OUT_OF_RANGE, REDUCTION_ALIASES, REDUCTIONS, elements, nd, rows
 
@@ -24,8 +27,9 @@ __version__: str = _lib.scatter_version_string().decode()
 library_version: str = __version__
 
 __all__ = [
-    "elements", "rows", "nd", "devices", "Device", "Context", "Buffer", "DeviceArray", "ScatterError",
+    "elements", "rows", "nd", "gather_elements", "gather_rows", "gather_nd", "devices", "Device", "Context",
+    "Buffer", "DeviceArray", "ScatterError",
     "InvalidArgumentError", "TypeMismatchError", "ShapeMismatchError", "IndexOutOfRangeError",
     "UnsupportedError", "OutOfMemoryError", "BackendUnavailableError", "DeviceLostError", "InternalError",
-    "REDUCTIONS", "REDUCTION_ALIASES", "OUT_OF_RANGE", "library_path", "library_version",
+    "REDUCTIONS", "REDUCTION_ALIASES", "OUT_OF_RANGE", "GATHER_OUT_OF_RANGE", "library_path", "library_version",
 ]

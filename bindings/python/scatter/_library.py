@@ -40,6 +40,17 @@ class Options(ctypes.Structure):
     ]
 
 
+class GatherOptions(ctypes.Structure):
+    _fields_ = [
+        ("struct_size", ctypes.c_uint32),
+        ("axis", ctypes.c_int32),
+        ("batch_dims", ctypes.c_uint32),
+        ("out_of_range", ctypes.c_int32),
+        ("fill_value", ctypes.c_void_p),
+        ("flags", ctypes.c_uint32),
+    ]
+
+
 class ContextDesc(ctypes.Structure):
     _fields_ = [
         ("struct_size", ctypes.c_uint32),
@@ -78,6 +89,9 @@ LogFunction = ctypes.CFUNCTYPE(None, ctypes.c_void_p, ctypes.c_int32, ctypes.c_c
 # (tests/test_layout.py, with bindings/native_layout.c).
 STRUCTS = {"scatter_tensor": Tensor, "scatter_options": Options,
            "scatter_context_desc": ContextDesc, "scatter_device_info": DeviceInfo}
+# Compared by tests/test_layout.py with a program of its own: bindings/native_layout.c is shared
+# with the bindings that do not bind gather yet.
+GATHER_STRUCTS = {"scatter_gather_options": GatherOptions}
 
 
 def _candidates():
@@ -117,6 +131,8 @@ def _declare(lib):
     for op in ("scatter_elements", "scatter_rows", "scatter_nd"):
         table[op] = (status, [c.c_void_p, tensor_p, tensor_p, tensor_p, c.POINTER(Options),
                               tensor_p])
+    for op in ("scatter_gather_elements", "scatter_gather_rows", "scatter_gather_nd"):
+        table[op] = (status, [c.c_void_p, tensor_p, tensor_p, c.POINTER(GatherOptions), tensor_p])
     for name, (restype, argtypes) in table.items():
         fn = getattr(lib, name)
         fn.restype = restype

@@ -107,50 +107,80 @@ def _writable_out(out, name="out"):
     raise TypeError("out must be a numpy array, a CPU torch tensor or a scatter.DeviceArray")
 
 
-def _run(c_function, data, indices, updates, axis, reduction, exclude_self, out_of_range,
-         backend, out, context):
+def data_argument(data) -> Tuple[Any, Any]:
+    """(array, the torch tensor it views or None) for a `data` argument."""
     torch_data = data if _is_torch_tensor(data) else None
-    data_array = _as_input(data, "data")
-    if data_array is None:
-        data_array = np.asarray(data)  # a list: a new array, numpy's natural dtype
-    indices_array = _as_input(indices, "indices")
-    if indices_array is None:
-        indices_array = _exact_array(indices, np.dtype(np.int64), "indices")
-    updates_array = _as_input(updates, "updates")
-    if updates_array is None:
-        updates_array = _exact_array(updates, data_array.dtype, "updates")
-    data, indices, updates = data_array, indices_array, updates_array
+    array = _as_input(data, "data")
+    if array is None:
+        array = np.asarray(data)  # a list: a new array, numpy's natural dtype
+    return array, torch_data
+
+
+def indices_argument(indices):
+    array = _as_input(indices, "indices")
+    if array is None:
+        array = _exact_array(indices, np.dtype(np.int64), "indices")
+    return array
+
+
+def check_storable_arguments(**arrays) -> None:
     # Checked first, before any rule that compares dtypes, so the message names the real problem.
-    for name, array in (("data", data), ("indices", indices), ("updates", updates), ("out", out)):
+    for name, array in arrays.items():
         if isinstance(array, (np.ndarray, DeviceArray)):
             check_storable(array.dtype, f"{name} dtype")
-    options = Options(struct_size=ctypes.sizeof(Options), axis=c_integer(axis, "int32", "axis"),
-                      reduction=_choice(REDUCTIONS, reduction, "reduction", REDUCTION_ALIASES),
-                      out_of_range=_choice(OUT_OF_RANGE, out_of_range, "out_of_range"),
-                      flags=_OPTION_EXCLUDE_SELF if exclude_self else 0)
+
+
+def context_for(context, backend, arrays):
+    """The context given, or the one the device arrays among `arrays` name, or the shared one."""
     if context is None:
         # Device arrays name their context; host arrays use the shared one of `backend`.
-        on_device = [a for a in (data, indices, updates, out) if isinstance(a, DeviceArray)]
-        context = on_device[0].context if on_device else default_context(backend)
-    elif not isinstance(context, Context):
+        on_device = [a for a in arrays if isinstance(a, DeviceArray)]
+        return on_device[0].context if on_device else default_context(backend)
+    if not isinstance(context, Context):
         raise TypeError("context must be a scatter.Context")
-    # Opaque elements are compared as bytes by the library; '<U3' vs '>U3' must not mix.
-    if data.dtype.kind in "SUV" and updates.dtype != data.dtype:
-        raise TypeMismatchError(f"updates dtype {updates.dtype} must equal data dtype {data.dtype}")
+    return context
+
+
+def output_argument(out, data, torch_data, context, shape=None):
+    """(array the library writes, object returned) for `out`. When None, a new one of data's
+    dtype: of `shape`, or shaped and laid out like data without one."""
     if out is None:
-        out = context.empty(data.shape, data.dtype) if isinstance(data, DeviceArray) \
-            else np.empty_like(data)
+        if isinstance(data, DeviceArray):
+            out = context.empty(data.shape if shape is None else shape, data.dtype)
+        else:
+            out = np.empty_like(data) if shape is None else np.empty(shape, data.dtype)
         result = out
         if torch_data is not None:
             import torch  # present: data is one of its tensors
             result = torch.from_numpy(out)
-    else:
-        out, result = _writable_out(out)
-        if isinstance(out, np.ndarray):
-            if not out.flags.writeable:
-                raise InvalidArgumentError("out is read-only")
-            if data.dtype.kind in "SUV" and out.dtype != data.dtype:
-                raise TypeMismatchError(f"out dtype {out.dtype} must equal data dtype {data.dtype}")
+        return out, result
+    out, result = _writable_out(out)
+    if isinstance(out, np.ndarray):
+        if not out.flags.writeable:
+            raise InvalidArgumentError("out is read-only")
+        if data.dtype.kind in "SUV" and out.dtype != data.dtype:
+            raise TypeMismatchError(f"out dtype {out.dtype} must equal data dtype {data.dtype}")
+    return out, result
+
+
+def _run(c_function, data, indices, updates, axis, reduction, exclude_self, out_of_range,
+         backend, out, context):
+    data, torch_data = data_argument(data)
+    indices = indices_argument(indices)
+    updates_array = _as_input(updates, "updates")
+    if updates_array is None:
+        updates_array = _exact_array(updates, data.dtype, "updates")
+    updates = updates_array
+    check_storable_arguments(data=data, indices=indices, updates=updates, out=out)
+    options = Options(struct_size=ctypes.sizeof(Options), axis=c_integer(axis, "int32", "axis"),
+                      reduction=_choice(REDUCTIONS, reduction, "reduction", REDUCTION_ALIASES),
+                      out_of_range=_choice(OUT_OF_RANGE, out_of_range, "out_of_range"),
+                      flags=_OPTION_EXCLUDE_SELF if exclude_self else 0)
+    context = context_for(context, backend, (data, indices, updates, out))
+    # Opaque elements are compared as bytes by the library; '<U3' vs '>U3' must not mix.
+    if data.dtype.kind in "SUV" and updates.dtype != data.dtype:
+        raise TypeMismatchError(f"updates dtype {updates.dtype} must equal data dtype {data.dtype}")
+    out, result = output_argument(out, data, torch_data, context)
     views = [TensorView(a, n) for a, n in
              ((data, "data"), (indices, "indices"), (updates, "updates"), (out, "out"))]
     check(c_function(context.handle, views[0].pointer(), views[1].pointer(),
