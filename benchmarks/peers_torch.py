@@ -5,7 +5,8 @@ twice: out of place (a fresh output each call) and in place into a warm output r
 (the work `scatter bench` times). One row each; benchmarks/compare.sh takes the faster.
 
 Effective GB/s counts the same bytes as `scatter bench`: data read + output written + indices read
-+ updates read. W7 (latency) is reported as microseconds per call.
++ updates read; for a gather (W17, W18), the gathered elements read + output written + indices
+read. W7 (latency) is reported as microseconds per call.
 
 usage: peers_torch.py [--workload W1,W2|all] [--threads 1,2] [--repeat K] [--device cpu|cuda] [--json]
 
@@ -36,6 +37,11 @@ def random_tensor(generator, dtype, shape, low, high):
     return torch.randint(int(low), int(high) + 1, shape, generator=generator, dtype=dtype)
 
 
+def index_form(workload):
+    """elements, rows or nd: the index layout of a scatter op or of the gather of that form."""
+    return workload["op"].removeprefix("gather_")
+
+
 def shape_indices(workload, indices, generator):
     """The workload's index distribution (as tools/bench_workloads.cpp): targets_per_row draws each
     fiber's indices from that many targets; indices_broadcast gives every fiber the first one's
@@ -58,9 +64,9 @@ def shape_indices(workload, indices, generator):
         indices = first.expand(indices.shape).contiguous()
     if not workload.get("indices_sorted"):
         return indices
-    if workload["op"] == "elements":
+    if index_form(workload) == "elements":
         return torch.sort(indices, dim=workload["axis"]).values
-    if workload["op"] == "rows":
+    if index_form(workload) == "rows":
         return indices.flatten().sort().values.reshape(indices.shape)
     depth = indices.shape[-1]
     keys = torch.zeros(indices.shape[:-1], dtype=torch.int64)
@@ -76,13 +82,13 @@ def shape_indices(workload, indices, generator):
 
 def make_inputs(workload):
     """Seed 0; indices uniform over the target axis (for nd: over each indexed dimension), unless
-    the workload asks for another distribution (shape_indices)."""
+    the workload asks for another distribution (shape_indices). A gather has no updates (None)."""
     generator = torch.Generator().manual_seed(0)
     dtype = DTYPES[workload["dtype"]]
     integer = not dtype.is_floating_point
     data = random_tensor(generator, dtype, workload["data"], -1e6 if integer else 0, 1e6 if integer else 1)
     shape = workload["data"]
-    if workload["op"] == "nd":
+    if index_form(workload) == "nd":
         depth = workload["indices"][-1]
         columns = [torch.randint(0, shape[j], workload["indices"][:-1], generator=generator)
                    for j in range(depth)]
@@ -91,16 +97,58 @@ def make_inputs(workload):
         extent = shape[workload["axis"]]
         indices = torch.randint(0, extent, workload["indices"], generator=generator)
     indices = shape_indices(workload, indices, generator)
+    if workload["op"].startswith("gather_"):
+        return data, indices, None
     low, high = workload.get("updates_range", (-1e6, 1e6) if integer else (0, 1))
     updates = random_tensor(generator, dtype, workload["updates"], low, high)
     return data, indices, updates
+
+
+def gather_peer_calls(workload, data, indices):
+    """PyTorch's operators for a gather, each out of place and into an output allocated once
+    (`out=`: a gather overwrites all of it, so nothing is refilled)."""
+    op, axis = workload["op"], workload["axis"]
+    if op == "gather_elements":
+        out = torch.empty(indices.shape, dtype=data.dtype, device=data.device)
+        return [("torch.gather", lambda: torch.gather(data, axis, indices)),
+                ("torch.gather(out=)", lambda: torch.gather(data, axis, indices, out=out)),
+                ("torch.take_along_dim", lambda: torch.take_along_dim(data, indices, axis))]
+    if op == "gather_rows" and indices.dim() == 1:
+        shape = list(data.shape)
+        shape[axis] = indices.numel()
+        out = torch.empty(shape, dtype=data.dtype, device=data.device)
+        calls = [("torch.index_select", lambda: torch.index_select(data, axis, indices)),
+                 ("torch.index_select(out=)", lambda: torch.index_select(data, axis, indices, out=out))]
+        if axis == 0:
+            calls += [("data[indices]", lambda: data[indices]),
+                      ("torch.nn.functional.embedding",
+                       lambda: torch.nn.functional.embedding(indices, data))]
+        return calls
+    raise SystemExit(f"{workload['id']}: no PyTorch peer for {op}")
+
+
+def moved_bytes(workload, data, indices, updates):
+    """The bytes `scatter bench` counts for the workload."""
+    if updates is not None:
+        return 2 * tensor_bytes(data) + tensor_bytes(indices) + tensor_bytes(updates)
+    axis = workload["axis"] % data.dim()
+    if workload["op"] == "gather_elements":
+        out_elements = indices.numel()
+    elif workload["op"] == "gather_rows":
+        out_elements = data.numel() // data.shape[axis] * indices.numel()
+    else:
+        depth = indices.shape[-1]
+        out_elements = indices.numel() // depth * (data[(0,) * depth].numel())
+    return 2 * out_elements * data.element_size() + tensor_bytes(indices)
 
 
 def peer_calls(workload, data, indices, updates):
     """The best PyTorch operator for the workload, as a list of (name, callable): out of place (a
     fresh output per call, whose first touch costs page faults), and in place into an output
     allocated once and refilled from data each call (`out.copy_(data)`, then the in-place
-    operator: the work `scatter bench` times, into a warm output)."""
+    operator: the work `scatter bench` times, into a warm output). Gathers: gather_peer_calls."""
+    if updates is None:
+        return gather_peer_calls(workload, data, indices)
     op, reduction, axis = workload["op"], workload["reduction"], workload["axis"]
     out = data.clone()
     if op == "elements" and reduction == "none":
@@ -183,8 +231,8 @@ def main():
         parser.error(f"no workload matches {args.workload}")
 
     for workload in selected:
-        data, indices, updates = (t.to(args.device) for t in make_inputs(workload))
-        moved = 2 * tensor_bytes(data) + tensor_bytes(indices) + tensor_bytes(updates)
+        data, indices, updates = (None if t is None else t.to(args.device) for t in make_inputs(workload))
+        moved = moved_bytes(workload, data, indices, updates)
         calls = LATENCY_CALLS_PER_SAMPLE if workload.get("latency") else 1
         for threads, (name, call) in itertools.product(thread_counts, peer_calls(workload, data, indices, updates)):
             if threads:
