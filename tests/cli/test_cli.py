@@ -286,7 +286,7 @@ USAGE_ERRORS = [
     ["run", "--op", "rows", "--data", "d", "--indices", "i", "--updates", "u", "--out", "o",
      "--threads", "-1"],
     ["run", "--op", "rows", "--data", "d", "--indices", "i", "--updates", "u", "--out", "o", "--bogus"],
-    ["bench", "--workload", "W17"],
+    ["bench", "--workload", "W99"],
     ["bench", "--repeat", "0"],
     ["bench", "--misalign", "64"],
     ["bench", "--misalign", "12"],
