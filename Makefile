@@ -29,7 +29,7 @@ SHADERS_FLAG = -DSCATTER_SHADERS_FROM_BUILD=$(SHADERS_FROM)
 # make test compiled are not compiled again (CI time).
 MESA_CACHE_FLAG = -DSCATTER_TEST_MESA_CACHE_DIR=$(CURDIR)/$(BUILD)/mesa-shader-cache
 
-.PHONY: all deps deps-build build demo test sanitize tsan fuzz bench micro-bench cross-aarch64 cross-mingw cross-test clean
+.PHONY: all deps deps-build build demo test test-long sanitize tsan fuzz bench micro-bench cross-aarch64 cross-mingw cross-test clean
 
 all: build
 
@@ -51,8 +51,17 @@ demo: deps-build
 
 # lavapipe and mono are installed by deps, so a missing Vulkan device or C# toolchain is a
 # failure, never a skip.
+# Two tiers (docs/testing.md): `make test` runs every test but the label `long` (every public
+# call, error path, operation x reduction x dtype, and every Vulkan path and switch at least once);
+# `make test-long` the exhaustive rest: the random reruns' full case counts, every conformance case
+# on Vulkan, the fuzz corpus on lavapipe, the long runs, the builds of the library from source
+# inside a parent project and inside cargo. .ci/run runs both.
+TEST_ENV = SCATTER_TEST_REQUIRE_VULKAN=1 SCATTER_TEST_REQUIRE_CSHARP=1
 test: build
-	cd $(BUILD) && SCATTER_TEST_REQUIRE_VULKAN=1 SCATTER_TEST_REQUIRE_CSHARP=1 ctest --output-on-failure -j $(JOBS)
+	cd $(BUILD) && $(TEST_ENV) ctest --output-on-failure -j $(JOBS) -LE long
+
+test-long: build
+	cd $(BUILD) && $(TEST_ENV) ctest --output-on-failure -j $(JOBS) -L long
 
 # ASan records each allocation's stack: 6 frames instead of 30, because lavapipe's LLVM compiles
 # every pipeline with many small allocations through frame-pointer-less code, and the deep walks

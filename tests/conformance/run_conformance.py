@@ -86,7 +86,11 @@ def main():
     parser.add_argument("--cases", required=True, help="a category folder with manifest.json")
     parser.add_argument("--backend", help="pass --backend to every run (auto, cpu, vulkan)")
     parser.add_argument("--case", action="append", help="run only these case ids")
+    parser.add_argument("--sample", type=int, default=1, metavar="N",
+                        help="run every Nth case only, starting at the first (make test's quick tier)")
     args = parser.parse_args()
+    if args.sample < 1:
+        parser.error("--sample must be at least 1")
 
     if args.backend == "vulkan":
         devices = subprocess.run([args.cli, "devices"], capture_output=True, text=True).stdout
@@ -99,7 +103,7 @@ def main():
 
     with open(os.path.join(args.cases, "manifest.json")) as f:
         manifest = json.load(f)
-    cases = [c for c in manifest["cases"] if not args.case or c["id"] in args.case]
+    cases = [c for c in manifest["cases"] if not args.case or c["id"] in args.case][::args.sample]
     failures = 0
     for case in cases:
         problem = run_case(args.cli, case, args.cases, args.backend)
