@@ -91,7 +91,8 @@ def main():
     for op in OPS:
         for dtype in DTYPES:
             name = f"vulkan.AllOpsAllDtypes/Sweep.BitwiseEqualToCpu/{op}_{dtype}"
-            if name not in quick:
+            # gtest_discover_tests appends "  # GetParam() = ..." to a parameterized test's name.
+            if not any(q == name or q.startswith(name + " ") for q in quick):
                 problems.append(f"{name} is not in make test")
 
     for symbol in read("tests/unit/exported_symbols.txt").split():
