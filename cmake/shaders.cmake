@@ -138,6 +138,9 @@ function(scatter_embed_shaders target)
   # `_ss` variants store 1- and 2-byte pieces of out directly (8/16-bit storage, where the device
   # has it) instead of with two atomics on the word: SCATTER_SMALL_STORES = 1 bytes, 2 halves, 3 both.
   scatter_add_module_pair(copy_ss copy.comp -DSCATTER_SMALL_STORES=3)
+  # Gather (gather.comp): a byte copy of every dtype, opaque included; `_ss` as copy's.
+  scatter_add_module_pair(gather gather.comp)
+  scatter_add_module_pair(gather_ss gather.comp -DSCATTER_SMALL_STORES=3)
   foreach(variant ${SCATTER_SCATTER_VARIANTS})
     string(REPLACE ":" ";" parts ${variant})
     list(GET parts 0 suffix)

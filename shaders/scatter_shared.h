@@ -68,6 +68,9 @@
 #define SCATTER_MODE_ITEM_KEYS 5         /* buckets pass: each item's key for the radix sort */
 #define SCATTER_MODE_KEY_RANGES 6        /* buckets pass: each key's range of the sorted items */
 #define SCATTER_MODE_CHUNK_ARGS 7        /* buckets pass: the chunked APPLY_TARGETS' dispatch sizes */
+#define SCATTER_MODE_GATHER_VALIDATE 0   /* gather pass: ERROR, the first out-of-range index; CLAMP,
+                                            the first index into an empty dimension */
+#define SCATTER_MODE_GATHER 1            /* gather pass: one invocation per out element */
 /* APPLY_TARGETS (and APPLY_SEGMENTS) on a loop-limited driver folds a key's updates in chunks,
  * one pass each: the chunk's number sits above the mode's bits. */
 #define SCATTER_MODE_BITS 8
@@ -132,6 +135,15 @@
 #define P_ORDER_STRIDE 40    /* key sort: items from one item to the next along the axis
                                 (elements: the index elements after the axis, so indices sorted
                                 along any axis are in order; rows/nd: 1, the slices' order) */
+/* Gather (gather.comp) reads P_OP, P_POLICY, P_INDEX_IS_I64, P_DEPTH (nd: k, else 1), P_AXIS (the
+ * data dimension of the first index coordinate: elements/rows the axis, nd batch_dims), the tensor
+ * blocks of out, data and indices, and as "updates" the fill value (one element, FILL only), and: */
+#define P_GATHER_PREFIX 41   /* data dims [0, this) are also out's dims [0, this), but for the
+                                indexed ones (elements: rank, rows: axis, nd: batch_dims) */
+#define P_GATHER_INDEX_FIRST 42 /* out dims [this, this + P_GATHER_INDEX_DIMS) are indices' dims
+                                   [0, P_GATHER_INDEX_DIMS) (rows: axis, else 0) */
+#define P_GATHER_INDEX_DIMS 43  /* elements: rank; rows: rank(indices); nd: rank(indices) - 1;
+                                   out's dims after them are data's after the indexed ones */
 #define P_TENSORS 44         /* first tensor block (a multiple of 4: the block is ivec4s) */
 
 /* One tensor block: rank, element size, byte position of element 0 in the bound windows,

@@ -617,16 +617,19 @@ typedef struct scatter_gather_options {
  *   its strides are free, but it must not overlap `data` or `indices` (gather has no in-place
  *   form) nor itself (a zero stride on a dimension longer than 1). `data` and `indices` may have
  *   zero and negative strides. Empty tensors are valid (nothing is written). Tensors may be
- *   buffer tensors of a CPU context.
+ *   buffer tensors of the context (CPU or Vulkan).
  * - Returns INVALID_ARGUMENT (null context or tensor, null data pointer for a non-empty tensor,
  *   bad struct_size, out_of_range not DEFAULT/ERROR/CLAMP/FILL, axis outside [-r, r), nonzero
  *   axis for nd, batch_dims nonzero for elements/rows or not below rank(data) and rank(indices)
  *   for nd, nonzero flags, out overlapping data, indices or itself), TYPE_MISMATCH (out's dtype
  *   or element size differs from data's, indices not I32/I64), SHAPE_MISMATCH (0-d data, ranks
  *   or shapes that break the rule above, an out rank above SCATTER_MAX_RANK, element counts whose
- *   byte size overflows), INDEX_OUT_OF_RANGE (see the policies above), UNSUPPORTED (a Vulkan
- *   context or Vulkan buffers: gather runs on the CPU backend only in this version; an AUTO
- *   context runs gathers of host tensors on its CPU backend), OUT_OF_MEMORY, INTERNAL.
+ *   byte size overflows), INDEX_OUT_OF_RANGE (see the policies above), UNSUPPORTED (a nonzero
+ *   trailing options field this version does not know; on Vulkan, what the scatter calls refuse
+ *   too: a tensor beyond 2^31 - 1 elements, or beyond what the device's bindings and addresses
+ *   reach, indices in a buffer at a byte_offset that is not a multiple of 4), OUT_OF_MEMORY,
+ *   DEVICE_LOST, INTERNAL. Vulkan and CPU results are bitwise equal; an AUTO context runs gathers
+ *   of host tensors on its CPU backend and gathers of buffer tensors on Vulkan.
  * - On failure `out` is byte-for-byte unchanged: every option, shape and index is checked
  *   before the first byte is written.
  * - Thread rule: any thread, concurrently on one context, as long as no two concurrent calls

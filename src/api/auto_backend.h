@@ -34,8 +34,8 @@ public:
         return vulkan_->create_buffer(size, out);
     }
     Status execute(const OpPlan& plan) override;
-    // Gathers of host tensors run on the CPU backend (the Vulkan one has no gather yet); on
-    // buffers, on Vulkan, where the buffers live.
+    // Gathers of host tensors run on the CPU backend (a byte copy: staging them for the GPU
+    // costs more than the copy); on buffers, on Vulkan, where the buffers live.
     Status execute_gather(const GatherPlan& plan) override;
     Backend* buffer_owner() override { return vulkan_.get(); }
 

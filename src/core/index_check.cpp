@@ -164,11 +164,7 @@ Status check_gather_indices(const GatherPlan& plan, TaskRunner& runner) {
         if (nd) position[idx.rank - 1] = c;
         int64_t offset = 0;
         for (uint32_t d = 0; d < idx.rank; ++d) offset += position[d] * idx.strides[d];
-        char where[SCATTER_MAX_RANK * 24];
-        format_position(position, idx.rank, where, sizeof where);
-        return make_error(SCATTER_ERROR_INDEX_OUT_OF_RANGE,
-                          "indices%s = %" PRId64 " cannot be clamped into axis %u of size 0: there is no element to gather",
-                          where, load_index(idx.host, idx.dtype() == SCATTER_DTYPE_I64, offset), first + c);
+        return clamp_error(position, idx.rank, load_index(idx.host, idx.dtype() == SCATTER_DTYPE_I64, offset), first + c);
     }
     return Status();
 }
@@ -267,6 +263,14 @@ Status index_error(const int64_t* position, uint32_t rank, int64_t value, int64_
     return make_error(SCATTER_ERROR_INDEX_OUT_OF_RANGE,
                       "indices%s = %" PRId64 " is outside [-%" PRId64 ", %" PRId64 ") on axis %u", where, value,
                       bound, bound, axis);
+}
+
+Status clamp_error(const int64_t* position, uint32_t rank, int64_t value, uint32_t axis) {
+    char where[SCATTER_MAX_RANK * 24];
+    format_position(position, rank, where, sizeof where);
+    return make_error(SCATTER_ERROR_INDEX_OUT_OF_RANGE,
+                      "indices%s = %" PRId64 " cannot be clamped into axis %u of size 0: there is no element to gather",
+                      where, value, axis);
 }
 
 Status divisor_error(const int64_t* position, uint32_t rank) {

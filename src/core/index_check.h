@@ -34,6 +34,8 @@ bool needs_divisor_check(const OpPlan& plan);
 // The two failures both backends report, worded in one place: indices[position] = value is
 // outside [-bound, bound) on data axis `axis`; updates[position] = 0 divides an integer target.
 Status index_error(const int64_t* position, uint32_t rank, int64_t value, int64_t bound, uint32_t axis);
+// Gather under CLAMP: indices[position] = value addresses data axis `axis`, of size 0.
+Status clamp_error(const int64_t* position, uint32_t rank, int64_t value, uint32_t axis);
 Status divisor_error(const int64_t* position, uint32_t rank);
 
 }  // namespace scatter

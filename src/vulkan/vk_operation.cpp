@@ -21,6 +21,9 @@ namespace {
 
 uint64_t align_up(uint64_t v, uint64_t a) { return (v + a - 1) / a * a; }
 
+// The bytes of a host tensor's copy in the arena: from its lowest to past its highest byte.
+uint64_t staged_size(const TensorView& v) { return uint64_t(v.end_byte - v.min_byte); }
+
 // The shaders address elements with 32-bit integers.
 Status check_int32_geometry(const char* name, const TensorView& v) {
     bool fits = v.element_count <= INT32_MAX;
@@ -155,21 +158,56 @@ Status RecordedOperation::choose_addressing() {
                       SCATTER_WINDOWS, reason);
 }
 
-void RecordedOperation::fill_parameters(int32_t* p) const {
+void RecordedOperation::fill_tensor_parameters(int32_t* p) const {
     const OpPlan& plan = plan_;
     std::memset(p, 0, P_TOTAL_INTS * sizeof(int32_t));
     p[P_OP] = plan.op == OpKind::Elements ? SCATTER_OP_ELEMENTS : plan.op == OpKind::Rows ? SCATTER_OP_ROWS : SCATTER_OP_ND;
     p[P_REDUCTION] = int32_t(plan.reduction);
     p[P_POLICY] = int32_t(plan.policy);
-    p[P_EXCLUDE_SELF] = plan.exclude_self ? 1 : 0;
     p[P_INDEX_IS_I64] = plan.indices.info != nullptr && plan.indices.dtype() == SCATTER_DTYPE_I64 ? 1 : 0;
     p[P_AXIS] = plan.axis;
+    p[P_DEPTH] = int32_t(plan.index_depth);
+    p[P_WINDOW_SHIFT] = int32_t(log2_of(device_.window_bytes / 4));
+    if (addressed_) {  // the `_ad` modules: each binding's start by address (common.glsl, A_*)
+        const VkDeviceAddress scratch = scratch_.allocation.address;
+        VkDeviceAddress addresses[P_ADDRESS_BINDINGS] = {out_.address, data_.address, indices_.address,
+                                                         updates_.address, scratch};
+        for (int b = 0; b < P_ADDRESS_BINDINGS; ++b) {
+            // An empty tensor may have none (choose_addressing); it is never read, but a stray
+            // access then lands in scratch rather than at address 0.
+            if (addresses[b] == 0) addresses[b] = scratch;
+            p[P_ADDRESSES + 2 * b] = int32_t(uint32_t(addresses[b]));
+            p[P_ADDRESSES + 2 * b + 1] = int32_t(uint32_t(addresses[b] >> 32));
+        }
+    }
+    const TensorView* views[4] = {&plan.out, &plan.data, &plan.indices, &plan.updates};
+    const Binding* bindings[4] = {&out_, &data_, &indices_, &updates_};
+    static_assert(T_OUT == 0 && T_DATA == 1 && T_INDICES == 2 && T_UPDATES == 3, "views[] follows T_*");
+    p[P_CONTIGUOUS] = 0;
+    for (int t = 0; t < 4; ++t)
+        if (views[t]->contiguous) p[P_CONTIGUOUS] |= 1 << t;
+    for (int t = 0; t < 4; ++t) {
+        int32_t* block = p + P_TENSORS + t * P_TENSOR_INTS;
+        block[T_RANK] = int32_t(views[t]->rank);
+        block[T_ELEMENT_SIZE] = int32_t(views[t]->element_size);
+        // Modulo 2^32: the shaders' byte addresses are sums and products, right modulo 2^32
+        // (a tensor spans at most 4 windows, 4 GiB at the largest window cap, or 4 GiB by address).
+        block[T_BASE_BYTE] = int32_t(uint32_t(uint64_t(bindings[t]->base_byte)));
+        for (uint32_t d = 0; d < views[t]->rank; ++d) {
+            block[T_SHAPE + d] = int32_t(views[t]->shape[d]);
+            block[T_STRIDES + d] = int32_t(views[t]->strides[d]);
+        }
+    }
+}
+
+void RecordedOperation::fill_parameters(int32_t* p) const {
+    const OpPlan& plan = plan_;
+    fill_tensor_parameters(p);
+    p[P_EXCLUDE_SELF] = plan.exclude_self ? 1 : 0;
     p[P_OUTER] = int32_t(plan.outer);
     p[P_TARGET_ROWS] = int32_t(plan.target_rows);
     p[P_INNER] = int32_t(plan.inner);
     p[P_SLICES] = int32_t(plan.slices);
-    p[P_DEPTH] = int32_t(plan.index_depth);
-    p[P_WINDOW_SHIFT] = int32_t(log2_of(device_.window_bytes / 4));
     const TargetLayout& target = path_.target;
     p[P_HAS_COUNTS] = path_.has_counts ? 1 : 0;
     p[P_COUNTS_BASE] = int32_t(path_.path == VulkanPath::Target ? target.counts : path_.counts_at);
@@ -210,36 +248,6 @@ void RecordedOperation::fill_parameters(int32_t* p) const {
         p[P_UPDATE_DIM_SHIFT] = index_rank - 1 - int32_t(plan.index_depth);
         p[P_UPDATE_SLICE_DIM] = 0;
         p[P_SLICE_DIMS] = index_rank - 1;
-    }
-    if (addressed_) {  // the `_ad` modules: each binding's start by address (common.glsl, A_*)
-        const VkDeviceAddress scratch = scratch_.allocation.address;
-        VkDeviceAddress addresses[P_ADDRESS_BINDINGS] = {out_.address, data_.address, indices_.address,
-                                                         updates_.address, scratch};
-        for (int b = 0; b < P_ADDRESS_BINDINGS; ++b) {
-            // An empty tensor may have none (choose_addressing); it is never read, but a stray
-            // access then lands in scratch rather than at address 0.
-            if (addresses[b] == 0) addresses[b] = scratch;
-            p[P_ADDRESSES + 2 * b] = int32_t(uint32_t(addresses[b]));
-            p[P_ADDRESSES + 2 * b + 1] = int32_t(uint32_t(addresses[b] >> 32));
-        }
-    }
-    const TensorView* views[4] = {&plan.out, &plan.data, &plan.indices, &plan.updates};
-    const Binding* bindings[4] = {&out_, &data_, &indices_, &updates_};
-    static_assert(T_OUT == 0 && T_DATA == 1 && T_INDICES == 2 && T_UPDATES == 3, "views[] follows T_*");
-    p[P_CONTIGUOUS] = 0;
-    for (int t = 0; t < 4; ++t)
-        if (views[t]->contiguous) p[P_CONTIGUOUS] |= 1 << t;
-    for (int t = 0; t < 4; ++t) {
-        int32_t* block = p + P_TENSORS + t * P_TENSOR_INTS;
-        block[T_RANK] = int32_t(views[t]->rank);
-        block[T_ELEMENT_SIZE] = int32_t(views[t]->element_size);
-        // Modulo 2^32: the shaders' byte addresses are sums and products, right modulo 2^32
-        // (a tensor spans at most 4 windows, 4 GiB at the largest window cap, or 4 GiB by address).
-        block[T_BASE_BYTE] = int32_t(uint32_t(uint64_t(bindings[t]->base_byte)));
-        for (uint32_t d = 0; d < views[t]->rank; ++d) {
-            block[T_SHAPE + d] = int32_t(views[t]->shape[d]);
-            block[T_STRIDES + d] = int32_t(views[t]->strides[d]);
-        }
     }
 }
 
@@ -398,14 +406,16 @@ void RecordedOperation::dispatch_chunks(VkCommandBuffer cmd, VkPipeline buckets,
     if (timer_ != nullptr) timer_->mark(cmd, "apply_chunks", uint64_t(passes - 1));
 }
 
-Status RecordedOperation::record(const OpPlan& plan, VkCommandBuffer cmd, bool allow_host_out, PassTimer* timer) {
+void RecordedOperation::start(const OpPlan& plan, PassTimer* timer) {
     unfetched_pass_ = nullptr;
     bound_pipeline_ = VK_NULL_HANDLE;
     set_bound_ = false;
     plan_ = plan;
     timer_ = timer;
+}
+
+Status RecordedOperation::stage_and_bind(bool allow_host_out) {
     const OpPlan& p = plan_;
-    SCATTER_RETURN_IF_ERROR(check_device_support());
     out_on_host_ = p.out.buffer == nullptr;
     if (out_on_host_ && !allow_host_out)
         return make_error(SCATTER_ERROR_INVALID_ARGUMENT,
@@ -421,7 +431,6 @@ Status RecordedOperation::record(const OpPlan& plan, VkCommandBuffer cmd, bool a
     };
     params_at_ = reserve(P_TOTAL_INTS * sizeof(int32_t));
     status_at_ = reserve(status_words() * sizeof(uint32_t));
-    auto staged_size = [](const TensorView& v) { return uint64_t(v.end_byte - v.min_byte); };
     uint64_t data_at = 0, indices_at = 0, updates_at = 0;
     staged_begin_ = cursor;
     if (out_on_host_) out_staged_at_ = reserve(staged_size(p.out));
@@ -451,6 +460,66 @@ Status RecordedOperation::record(const OpPlan& plan, VkCommandBuffer cmd, bool a
     SCATTER_RETURN_IF_ERROR(bind_tensor(p.indices, indices_at, &indices_));
     SCATTER_RETURN_IF_ERROR(bind_tensor(p.updates, updates_at, &updates_));
     SCATTER_RETURN_IF_ERROR(choose_addressing());
+    if (indices_.base_byte % 4 != 0)
+        return make_error(SCATTER_ERROR_UNSUPPORTED, "on Vulkan, the buffer byte_offset of indices must be a multiple of 4");
+    return Status();
+}
+
+void RecordedOperation::record_stage_in(VkCommandBuffer cmd, bool reset_status) {
+    const VolkDeviceTable& vk = device_.vk;
+    auto before = vk_struct<VkMemoryBarrier>(VK_STRUCTURE_TYPE_MEMORY_BARRIER);
+    before.srcAccessMask = VK_ACCESS_HOST_WRITE_BIT | VK_ACCESS_TRANSFER_WRITE_BIT | VK_ACCESS_SHADER_WRITE_BIT;
+    before.dstAccessMask = VK_ACCESS_TRANSFER_WRITE_BIT | VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT |
+                           VK_ACCESS_UNIFORM_READ_BIT;  // the parameter block
+    vk.vkCmdPipelineBarrier(cmd, VK_PIPELINE_STAGE_HOST_BIT | VK_PIPELINE_STAGE_TRANSFER_BIT | VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT,
+                            VK_PIPELINE_STAGE_TRANSFER_BIT | VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, 0, 1, &before, 0,
+                            nullptr, 0, nullptr);
+    if (reset_status)
+        vk.vkCmdFillBuffer(cmd, arena_.allocation.buffer, status_at_, status_words() * sizeof(uint32_t), SCATTER_STATUS_NONE);
+    if (mirrored()) {
+        VkBufferCopy in{staged_begin_, 0, staged_end_ - staged_begin_};
+        vk.vkCmdCopyBuffer(cmd, arena_.allocation.buffer, mirror_.allocation.buffer, 1, &in);
+    }
+}
+
+void RecordedOperation::record_transfers_done(VkCommandBuffer cmd) {
+    auto filled = vk_struct<VkMemoryBarrier>(VK_STRUCTURE_TYPE_MEMORY_BARRIER);
+    filled.srcAccessMask = VK_ACCESS_TRANSFER_WRITE_BIT;
+    filled.dstAccessMask = VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT;
+    device_.vk.vkCmdPipelineBarrier(cmd, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, 0, 1,
+                                    &filled, 0, nullptr, 0, nullptr);
+    if (timer_ != nullptr) timer_->mark(cmd, mirrored() ? "stage_in_and_fill" : "fill", 0);
+}
+
+Status RecordedOperation::record_read_back(VkCommandBuffer cmd) {
+    const VolkDeviceTable& vk = device_.vk;
+    const TensorView& out = plan_.out;
+    if (mirrored() && out_on_host_ && !out.empty()) {
+        auto written = vk_struct<VkMemoryBarrier>(VK_STRUCTURE_TYPE_MEMORY_BARRIER);
+        written.srcAccessMask = VK_ACCESS_SHADER_WRITE_BIT;
+        written.dstAccessMask = VK_ACCESS_TRANSFER_READ_BIT;
+        vk.vkCmdPipelineBarrier(cmd, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_PIPELINE_STAGE_TRANSFER_BIT, 0, 1, &written,
+                                0, nullptr, 0, nullptr);
+        VkBufferCopy back{out_staged_at_ - staged_begin_, out_staged_at_, staged_size(out)};
+        vk.vkCmdCopyBuffer(cmd, mirror_.allocation.buffer, arena_.allocation.buffer, 1, &back);
+        if (timer_ != nullptr) timer_->mark(cmd, "copy_out_back", 0);
+    }
+    auto after = vk_struct<VkMemoryBarrier>(VK_STRUCTURE_TYPE_MEMORY_BARRIER);
+    after.srcAccessMask = VK_ACCESS_SHADER_WRITE_BIT | VK_ACCESS_TRANSFER_WRITE_BIT;
+    after.dstAccessMask = VK_ACCESS_HOST_READ_BIT | VK_ACCESS_TRANSFER_READ_BIT | VK_ACCESS_SHADER_READ_BIT;
+    vk.vkCmdPipelineBarrier(cmd, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT | VK_PIPELINE_STAGE_TRANSFER_BIT,
+                            VK_PIPELINE_STAGE_HOST_BIT | VK_PIPELINE_STAGE_TRANSFER_BIT | VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT,
+                            0, 1, &after, 0, nullptr, 0, nullptr);
+    if (unfetched_pass_ != nullptr)
+        return make_error(SCATTER_ERROR_INTERNAL, "the %s pass was recorded without its pipeline", unfetched_pass_);
+    return Status();
+}
+
+Status RecordedOperation::record(const OpPlan& plan, VkCommandBuffer cmd, bool allow_host_out, PassTimer* timer) {
+    start(plan, timer);
+    const OpPlan& p = plan_;
+    SCATTER_RETURN_IF_ERROR(check_device_support());
+    SCATTER_RETURN_IF_ERROR(stage_and_bind(allow_host_out));
     if (p.reduction != SCATTER_REDUCTION_NONE) {
         // Typed element access reads whole words: elements must be naturally aligned.
         uint32_t piece = std::min<uint32_t>(p.out.element_size, 4);
@@ -459,8 +528,6 @@ Status RecordedOperation::record(const OpPlan& plan, VkCommandBuffer cmd, bool a
                               "on Vulkan, the buffer byte_offset of out and updates must be a multiple of %u for %s",
                               piece, p.out.info->name);
     }
-    if (indices_.base_byte % 4 != 0)
-        return make_error(SCATTER_ERROR_UNSUPPORTED, "on Vulkan, the buffer byte_offset of indices must be a multiple of 4");
     PathDevice device;
     device.algorithms = device_.algorithms;
     device.features = device_.features;
@@ -479,7 +546,7 @@ Status RecordedOperation::record(const OpPlan& plan, VkCommandBuffer cmd, bool a
     scratch_bytes_ = path_.scratch_words * 4;
     SCATTER_RETURN_IF_ERROR(check_loop_limit());
     SCATTER_RETURN_IF_ERROR(allocate(device_, scratch_bytes_, MemoryUse::Scratch, &scratch_.allocation));
-    fill_parameters(reinterpret_cast<int32_t*>(arena + params_at_));
+    fill_parameters(reinterpret_cast<int32_t*>(arena_.allocation.mapped + params_at_));
     SCATTER_RETURN_IF_ERROR(write_descriptors());
 
     Passes passes;
@@ -488,22 +555,10 @@ Status RecordedOperation::record(const OpPlan& plan, VkCommandBuffer cmd, bool a
     const VkPipeline buckets_pass = passes.buckets, atomic_pass = passes.atomic;
 
     const VolkDeviceTable& vk = device_.vk;
-    auto before = vk_struct<VkMemoryBarrier>(VK_STRUCTURE_TYPE_MEMORY_BARRIER);
-    before.srcAccessMask = VK_ACCESS_HOST_WRITE_BIT | VK_ACCESS_TRANSFER_WRITE_BIT | VK_ACCESS_SHADER_WRITE_BIT;
-    before.dstAccessMask = VK_ACCESS_TRANSFER_WRITE_BIT | VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT |
-                           VK_ACCESS_UNIFORM_READ_BIT;  // the parameter block
-    vk.vkCmdPipelineBarrier(cmd, VK_PIPELINE_STAGE_HOST_BIT | VK_PIPELINE_STAGE_TRANSFER_BIT | VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT,
-                            VK_PIPELINE_STAGE_TRANSFER_BIT | VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, 0, 1, &before, 0,
-                            nullptr, 0, nullptr);
     // The small path resets the status words itself and keeps its winners in shared memory.
     const VulkanPath path = path_.path;
     const bool small = path == VulkanPath::Small;
-    if (!small)
-        vk.vkCmdFillBuffer(cmd, arena_.allocation.buffer, status_at_, status_words() * sizeof(uint32_t), SCATTER_STATUS_NONE);
-    if (mirrored()) {
-        VkBufferCopy in{staged_begin_, 0, staged_end_ - staged_begin_};
-        vk.vkCmdCopyBuffer(cmd, arena_.allocation.buffer, mirror_.allocation.buffer, 1, &in);
-    }
+    record_stage_in(cmd, /*reset_status=*/!small);
     // Zeroed scratch words: the owner path's hit counts; the target path's winners, or counts
     // and the list's total (adjacent).
     uint64_t zeroed_at = 0, zeroed_words = 0;
@@ -519,14 +574,7 @@ Status RecordedOperation::record(const OpPlan& plan, VkCommandBuffer cmd, bool a
     if (path == VulkanPath::Atomic && float_max_min(p) && !p.out.empty())  // first-NaN table: no NaN yet
         vk.vkCmdFillBuffer(cmd, scratch_.allocation.buffer, path_.first_nan_at * 4, uint64_t(p.out.element_count) * 4,
                            SCATTER_STATUS_NONE);
-    if (!small || mirrored()) {
-        auto filled = vk_struct<VkMemoryBarrier>(VK_STRUCTURE_TYPE_MEMORY_BARRIER);
-        filled.srcAccessMask = VK_ACCESS_TRANSFER_WRITE_BIT;
-        filled.dstAccessMask = VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT;
-        vk.vkCmdPipelineBarrier(cmd, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, 0, 1, &filled,
-                                0, nullptr, 0, nullptr);
-        if (timer_ != nullptr) timer_->mark(cmd, mirrored() ? "stage_in_and_fill" : "fill", 0);
-    }
+    if (!small || mirrored()) record_transfers_done(cmd);
 
     if (p.op == OpKind::Elements) {
         // On the target path, WINNER/COUNT validate as they go (buckets.comp): one pass fewer.
@@ -562,38 +610,42 @@ Status RecordedOperation::record(const OpPlan& plan, VkCommandBuffer cmd, bool a
             dispatch(cmd, passes.finish_mean, SCATTER_MODE_FINISH_MEAN, p.out.element_count, "finish_mean");
     }
 
-    if (mirrored() && out_on_host_ && !p.out.empty()) {
-        auto written = vk_struct<VkMemoryBarrier>(VK_STRUCTURE_TYPE_MEMORY_BARRIER);
-        written.srcAccessMask = VK_ACCESS_SHADER_WRITE_BIT;
-        written.dstAccessMask = VK_ACCESS_TRANSFER_READ_BIT;
-        vk.vkCmdPipelineBarrier(cmd, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_PIPELINE_STAGE_TRANSFER_BIT, 0, 1, &written,
-                                0, nullptr, 0, nullptr);
-        VkBufferCopy back{out_staged_at_ - staged_begin_, out_staged_at_, staged_size(p.out)};
-        vk.vkCmdCopyBuffer(cmd, mirror_.allocation.buffer, arena_.allocation.buffer, 1, &back);
-        if (timer_ != nullptr) timer_->mark(cmd, "copy_out_back", 0);
-    }
-    auto after = vk_struct<VkMemoryBarrier>(VK_STRUCTURE_TYPE_MEMORY_BARRIER);
-    after.srcAccessMask = VK_ACCESS_SHADER_WRITE_BIT | VK_ACCESS_TRANSFER_WRITE_BIT;
-    after.dstAccessMask = VK_ACCESS_HOST_READ_BIT | VK_ACCESS_TRANSFER_READ_BIT | VK_ACCESS_SHADER_READ_BIT;
-    vk.vkCmdPipelineBarrier(cmd, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT | VK_PIPELINE_STAGE_TRANSFER_BIT,
-                            VK_PIPELINE_STAGE_HOST_BIT | VK_PIPELINE_STAGE_TRANSFER_BIT | VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT,
-                            0, 1, &after, 0, nullptr, 0, nullptr);
-    if (unfetched_pass_ != nullptr)
-        return make_error(SCATTER_ERROR_INTERNAL, "the %s pass was recorded without its pipeline", unfetched_pass_);
-    return Status();
+    return record_read_back(cmd);
+}
+
+bool RecordedOperation::raw_small_stores() const {
+    // Byte and 16-bit stores (the `_ss` variants) where the device has 8/16-bit storage and out
+    // has pieces that small; otherwise those pieces are written with two atomics on their word.
+    // A byte copy (`none`, copy pass, gather) may meet both sizes, so it needs both features.
+    const uint64_t both_small = SCATTER_FEATURE_STORAGE8 | SCATTER_FEATURE_STORAGE16;
+    const bool small_pieces = (plan_.out.element_size | uint64_t(out_.base_byte) | uint64_t(data_.base_byte) |
+                               uint64_t(updates_.base_byte)) % 4 != 0;
+    return small_pieces && (device_.features & both_small) == both_small;
+}
+
+bool RecordedOperation::one_window_pipelines() const {
+    // Every binding within its first window (the usual case: windows are up to 512 MiB): the
+    // pipelines specialized for that, with no window switch in the accessors.
+    const uint64_t window = device_.window_bytes;
+    // (The `_ad` modules have no windows: the constant would only make a second pipeline.)
+    bool one_window = device_.algorithms.one_window && scratch_bytes_ <= window && !addressed_;
+    for (const Binding* b : {&out_, &data_, &indices_, &updates_}) one_window = one_window && b->end <= window;
+    return one_window;
+}
+
+PipelineKey RecordedOperation::pipeline_key(Shader shader) const {
+    PipelineKey k;
+    k.shader = shader;
+    k.one_window = one_window_pipelines();
+    k.addresses = addressed_;
+    return k;
 }
 
 Status RecordedOperation::choose_pipelines(Passes* out) const {
     const OpPlan& p = plan_;
     const uint64_t features = device_.features;
     const bool none = p.reduction == SCATTER_REDUCTION_NONE;
-    // Byte and 16-bit stores (the `_ss` variants) where the device has 8/16-bit storage and out
-    // has pieces that small; otherwise those pieces are written with two atomics on their word.
-    // A byte copy (`none`, copy pass) may meet both sizes, so it needs both features.
-    const uint64_t both_small = SCATTER_FEATURE_STORAGE8 | SCATTER_FEATURE_STORAGE16;
-    const bool small_pieces =
-        (p.out.element_size | uint64_t(out_.base_byte) | uint64_t(data_.base_byte) | uint64_t(updates_.base_byte)) % 4 != 0;
-    const bool raw_small = small_pieces && (features & both_small) == both_small;
+    const bool raw_small = raw_small_stores();
     const bool typed_small = (p.out.element_size == 1 && (features & SCATTER_FEATURE_STORAGE8)) ||
                              (p.out.element_size == 2 && (features & SCATTER_FEATURE_STORAGE16));
     // Subnormal-preserving variants (SPIR-V DenormPreserve), where the device allows it.
@@ -613,20 +665,9 @@ Status RecordedOperation::choose_pipelines(Passes* out) const {
     out->native_float_add = atomic && t == SCATTER_DTYPE_F32 &&
                             (p.reduction == SCATTER_REDUCTION_ADD || p.reduction == SCATTER_REDUCTION_SUB) &&
                             (features & SCATTER_FEATURE_FLOAT32_ATOMIC_ADD);
-    // Every binding within its first window (the usual case: windows are up to 512 MiB): the
-    // pipelines specialized for that, with no window switch in the accessors.
-    const uint64_t window = device_.window_bytes;
-    // (The `_ad` modules have no windows: the constant would only make a second pipeline.)
-    bool one_window = device_.algorithms.one_window && scratch_bytes_ <= window && !addressed_;
-    for (const Binding* b : {&out_, &data_, &indices_, &updates_}) one_window = one_window && b->end <= window;
+    const bool one_window = one_window_pipelines();
     const bool addressed = addressed_;
-    auto key = [one_window, addressed](Shader shader) {
-        PipelineKey k;
-        k.shader = shader;
-        k.one_window = one_window;
-        k.addresses = addressed;
-        return k;
-    };
+    auto key = [this](Shader shader) { return pipeline_key(shader); };
     // Only the pipelines record() dispatches: a pipeline is compiled at its first use in the
     // process, and on lavapipe under ASan one takes seconds (a tiny call compiled all four).
     const VulkanPath path = path_.path;
@@ -748,8 +789,12 @@ Status RecordedOperation::bad_index() const {
         SCATTER_RETURN_IF_ERROR(vulkan_buffer(idx.buffer).read(
             uint64_t(int64_t(idx.byte_offset) + walk.offset(0) * idx.element_size), bytes, idx.element_size));
     }
-    const uint32_t axis = p.op == OpKind::Nd ? uint32_t(walk.position(idx.rank - 1)) : uint32_t(p.axis);
-    return index_error(walk.position(), idx.rank, load_index(bytes, is_i64, 0), p.data.shape[axis], axis);
+    // nd: the coordinate's own data dimension (a gather's p.axis is its first, batch_dims).
+    const uint32_t axis = uint32_t(p.axis) + (p.op == OpKind::Nd ? uint32_t(walk.position(idx.rank - 1)) : 0u);
+    const int64_t value = load_index(bytes, is_i64, 0);
+    // Only a gather records an index under CLAMP: one into an empty dimension (gather.comp).
+    if (p.policy == SCATTER_OUT_OF_RANGE_CLAMP) return clamp_error(walk.position(), idx.rank, value, axis);
+    return index_error(walk.position(), idx.rank, value, p.data.shape[axis], axis);
 }
 
 Status RecordedOperation::zero_divisor() const {

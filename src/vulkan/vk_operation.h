@@ -34,11 +34,14 @@
 // a key has more updates than its loops can fold; the owner path is refused on the host then.
 #pragma once
 
+#include "core/gather_plan.h"
 #include "core/op_plan.h"
 #include "vulkan/vk_memory.h"
 #include "vulkan/vk_path.h"
 #include "vulkan/vk_pipelines.h"
 #include "vulkan/vk_profile.h"
+
+#include <vector>
 
 namespace scatter {
 
@@ -54,6 +57,11 @@ public:
     // allow_host_out: whether `out` may be host memory (copied back by finish()).
     // timer: when profiling, marks the end of each pass (see vk_profile.h); null otherwise.
     Status record(const OpPlan& plan, VkCommandBuffer command_buffer, bool allow_host_out, PassTimer* timer = nullptr);
+
+    // The same for a gather (vk_gather.cpp): GATHER_VALIDATE under ERROR (and under CLAMP when
+    // an indexed dimension is empty), then GATHER, one invocation per out element (gather.comp).
+    Status record_gather(const GatherPlan& plan, VkCommandBuffer command_buffer, bool allow_host_out,
+                         PassTimer* timer = nullptr);
 
     // After the commands completed: the operation's result (an index or divisor error with its
     // message, nothing written), and host outputs copied back on success.
@@ -74,6 +82,15 @@ private:
         uint64_t addressable = 0;
     };
 
+    // What record() and record_gather() share: the call's plan (a gather's as an OpPlan: its fill
+    // value as `updates`); the arena laid out, host tensors staged, every tensor bound, windows
+    // or addresses chosen; the barriers and copies before the first pass and after the last.
+    void start(const OpPlan& plan, PassTimer* timer);
+    Status stage_and_bind(bool allow_host_out);
+    void record_stage_in(VkCommandBuffer cmd, bool reset_status);
+    void record_transfers_done(VkCommandBuffer cmd);
+    Status record_read_back(VkCommandBuffer cmd);
+
     Status check_device_support() const;
     Status bind_tensor(const TensorView& view, uint64_t staged_at, Binding* binding) const;
     // Windows or addresses for this call's tensors (sets addressed_): addresses where a tensor
@@ -81,7 +98,14 @@ private:
     // every binding have them; UNSUPPORTED, naming the tensor and the reason, where windows
     // cannot hold a tensor and addresses cannot reach it.
     Status choose_addressing();
+    // The words every module reads: op, policy, axis, depth, the tensor blocks, addresses.
+    void fill_tensor_parameters(int32_t* p) const;
     void fill_parameters(int32_t* p) const;
+    // Where the byte copies (copy, `none`, gather) store 1- and 2-byte pieces directly (`_ss`).
+    bool raw_small_stores() const;
+    // Every binding within its first window: pipelines specialized for that.
+    bool one_window_pipelines() const;
+    PipelineKey pipeline_key(Shader shader) const;
     Status write_descriptors();
     // One pass of `count` ids (`name` in profiles), then a compute barrier. Its grid is capped at
     // device_.looping_groups (the shaders loop over tiles of ids) unless `whole_grid`: SLAB,
@@ -147,6 +171,7 @@ private:
     uint64_t indices_staged_at_ = 0;  // host indices: their staged copy in the arena
     bool out_on_host_ = false;
     bool addressed_ = false;  // the `_ad` modules: every binding by its device address
+    std::vector<char> fill_zeros_;  // a gather's fill value when the caller gave none
     Binding out_, data_, indices_, updates_;
 };
 

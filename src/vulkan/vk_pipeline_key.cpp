@@ -27,6 +27,7 @@ std::string module_name(const PipelineKey& key) {
     switch (key.shader) {
         case Shader::Index: return std::string("index") + addresses;
         case Shader::Copy: return std::string(key.small_stores ? "copy_ss" : "copy") + addresses;
+        case Shader::Gather: return std::string(key.small_stores ? "gather_ss" : "gather") + addresses;
         case Shader::Buckets: return std::string(key.subgroups ? "buckets_sg" : "buckets") + addresses;
         case Shader::RadixSort: return key.four_bit_digits ? "radix_sort_d4" : "radix_sort";  // scratch only
         case Shader::Atomic:

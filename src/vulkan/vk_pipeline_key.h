@@ -11,14 +11,14 @@
 namespace scatter {
 
 // One GLSL source each (shaders/*.comp).
-enum class Shader : uint8_t { Index, Copy, Buckets, Scatter, Atomic, RadixSort };
+enum class Shader : uint8_t { Index, Copy, Buckets, Scatter, Atomic, RadixSort, Gather };
 
 struct PipelineKey {
     Shader shader = Shader::Index;
     // Scatter and Atomic: the element type; UNDEFINED selects the scatter pass's byte copy
     // (`none` of every dtype, opaque included).
     scatter_dtype dtype = SCATTER_DTYPE_UNDEFINED;
-    bool small_stores = false;      // Copy, Scatter: 8/16-bit stores into out (`_ss`)
+    bool small_stores = false;      // Copy, Scatter, Gather: 8/16-bit stores into out (`_ss`)
     bool denorm_preserve = false;   // Scatter, float dtypes: subnormals kept (`_dp`)
     bool subgroups = false;         // Buckets: ALLOCATE's scan in subgroup operations (`_sg`)
     bool subgroup_ballot = false;   // Scatter, reductions: the slab's ordered fold by subgroups (`_sb`)

@@ -22,11 +22,23 @@ Status VulkanBackend::create_buffer(uint64_t size, std::unique_ptr<Buffer>* out)
 }
 
 Status VulkanBackend::execute(const OpPlan& plan) {
-    if (plan.profile != nullptr) return execute_profiled(plan, *plan.profile);
+    return run([&plan](RecordedOperation& operation, VkCommandBuffer cmd, PassTimer* timer) {
+        return operation.record(plan, cmd, /*allow_host_out=*/true, timer);
+    }, plan.profile);
+}
+
+Status VulkanBackend::execute_gather(const GatherPlan& plan) {
+    return run([&plan](RecordedOperation& operation, VkCommandBuffer cmd, PassTimer* timer) {
+        return operation.record_gather(plan, cmd, /*allow_host_out=*/true, timer);
+    }, plan.profile);
+}
+
+Status VulkanBackend::run(const Recorder& record, OperationProfile* profile) {
+    if (profile != nullptr) return run_profiled(record, *profile);
     RecordedOperation operation(*device_, pipelines_);
     Status recorded;
     SCATTER_RETURN_IF_ERROR(device_->run_commands([&](VkCommandBuffer cmd) {
-        recorded = operation.record(plan, cmd, /*allow_host_out=*/true);
+        recorded = record(operation, cmd, nullptr);
     }));
     // A failed recording submitted a partial command buffer that wrote nothing the caller sees:
     // every pass that writes comes after the checks that could fail.
@@ -34,8 +46,8 @@ Status VulkanBackend::execute(const OpPlan& plan) {
     return operation.finish();
 }
 
-// execute() with each stage timed and timestamps around each pass.
-Status VulkanBackend::execute_profiled(const OpPlan& plan, OperationProfile& profile) {
+// run() with each stage timed and timestamps around each pass.
+Status VulkanBackend::run_profiled(const Recorder& record, OperationProfile& profile) {
     scatter_profile& times = profile.result;
     Stopwatch stage;
     TransientCache::CommandSlot slot;
@@ -54,7 +66,7 @@ Status VulkanBackend::execute_profiled(const OpPlan& plan, OperationProfile& pro
     Status recorded;
     if (status.ok()) {
         timer.begin(slot.cmd);
-        recorded = operation.record(plan, slot.cmd, /*allow_host_out=*/true, &timer);
+        recorded = record(operation, slot.cmd, &timer);
         VkResult r = vk.vkEndCommandBuffer(slot.cmd);
         if (r != VK_SUCCESS) status = vk_error(r, "vkEndCommandBuffer");
     }
@@ -78,11 +90,6 @@ Status VulkanBackend::execute_profiled(const OpPlan& plan, OperationProfile& pro
     }
     device_->transient->give_command_slot(slot, idle);
     return status;
-}
-
-Status VulkanBackend::execute_gather(const GatherPlan&) {
-    return make_error(SCATTER_ERROR_UNSUPPORTED,
-                      "gather is not implemented on the Vulkan backend yet; use a CPU or AUTO context");
 }
 
 VulkanBackend* vulkan_backend_of(scatter_context_t* context) {

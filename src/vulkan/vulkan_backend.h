@@ -6,6 +6,7 @@
 #include "vulkan/vk_pipelines.h"
 #include "vulkan/vk_shared_device.h"
 
+#include <functional>
 #include <memory>
 #include <vector>
 
@@ -21,13 +22,19 @@ public:
     scatter_backend kind() const override { return SCATTER_BACKEND_VULKAN; }
     Status create_buffer(uint64_t size, std::unique_ptr<Buffer>* out) override;
     Status execute(const OpPlan& plan) override;
-    Status execute_profiled(const OpPlan& plan, OperationProfile& profile);
     Status execute_gather(const GatherPlan& plan) override;
 
     VulkanDevice& device() { return *device_; }
     PipelineSet& pipelines() { return pipelines_; }
 
 private:
+    // Records one operation (RecordedOperation::record or record_gather) into a command buffer.
+    using Recorder = std::function<Status(RecordedOperation&, VkCommandBuffer, PassTimer*)>;
+    // Records, submits and waits for one operation, then finishes it; with `profile`, each stage
+    // timed and timestamps around each pass.
+    Status run(const Recorder& record, OperationProfile* profile);
+    Status run_profiled(const Recorder& record, OperationProfile& profile);
+
     std::shared_ptr<DeviceBundle> bundle_;
     VulkanDevice* device_;    // bundle_'s
     PipelineSet& pipelines_;  // bundle_'s

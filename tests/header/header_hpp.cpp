@@ -122,7 +122,7 @@ void case_errors(const scatter::context& ctx) {
 }
 
 // The gathers: torch.gather along axis 1, index_select of rows, gather_nd with a batch
-// dimension and FILL. Vulkan has no gather yet: UNSUPPORTED there.
+// dimension and FILL, on every backend.
 void case_gather(const scatter::context& ctx) {
     std::vector<float> data = {1, 2, 3, 4, 5, 6}, out(4, 0.0f);
     std::vector<int64_t> along = {2, 0, -1, 1};
@@ -131,10 +131,6 @@ void case_gather(const scatter::context& ctx) {
     scatter::result<void> r = ctx.try_gather_elements(scatter::tensor_view(data.data(), {2, 3}),
                                                       scatter::tensor_view(along.data(), {2, 2}),
                                                       scatter::tensor_view(out.data(), {2, 2}), axis1);
-    if (ctx.try_backend().value_or(SCATTER_BACKEND_AUTO) == SCATTER_BACKEND_VULKAN) {
-        EXPECT(!r && r.error().status == SCATTER_ERROR_UNSUPPORTED);
-        return;
-    }
     EXPECT(r);
     EXPECT((out == std::vector<float>{3, 1, 6, 5}));
     std::vector<int32_t> rows = {1, 0};

@@ -210,7 +210,10 @@ std::string GatherCase::describe() const {
     return s.str();
 }
 
-void GatherCase::run_cpu() const {
+void GatherCase::run_cpu() const { run(true, false); }
+void GatherCase::run_vulkan() const { run(false, true); }
+
+void GatherCase::run(bool cpu, bool vulkan) const {
     SCOPED_TRACE(describe());
     Tensors t = materialize();
     t.options.fill_value = t.fill.empty() ? nullptr : t.fill.data();
@@ -229,17 +232,34 @@ void GatherCase::run_cpu() const {
         ADD_FAILURE() << "the reference failed with " << scatter_status_name(reference.status);
     }
     const std::vector<TestBackend> backends = cpu_backends();
-    for (const TestBackend& b : backends) {
-        if (!b.context) {
-            ADD_FAILURE() << b.name;
+    GatherOutcome first_cpu;  // whose message Vulkan's must equal
+    for (size_t b = 0; b < backends.size() && (cpu || b == 0); ++b) {  // Vulkan's run: one CPU context
+        if (!backends[b].context) {
+            ADD_FAILURE() << backends[b].name;
             continue;
         }
-        compare(b.name, reference, run_gather(op_, b.context, t.data, t.indices, t.out, t.options, false));
+        GatherOutcome library = run_gather(op_, backends[b].context, t.data, t.indices, t.out, t.options, false);
+        compare(backends[b].name, reference, library);
+        if (b == 0) first_cpu = library;
     }
     // Buffer tensors on one context (host memory buffers of the CPU backend).
-    if (backends.size() > 1 && backends[1].context)
+    if (cpu && backends.size() > 1 && backends[1].context)
         compare(backends[1].name + ", buffers", reference,
                 run_gather(op_, backends[1].context, t.data, t.indices, t.out, t.options, true));
+    if (!vulkan) return;
+    std::string why;
+    scatter_context context = vulkan_context(&why);
+    if (!context) {
+        if (vulkan_required()) ADD_FAILURE() << "SCATTER_TEST_REQUIRE_VULKAN=1 but Vulkan is unavailable: " << why;
+        return;
+    }
+    for (bool in_buffers : {false, true}) {
+        const std::string name = in_buffers ? "vulkan, buffers" : "vulkan";
+        const GatherOutcome library = run_gather(op_, context, t.data, t.indices, t.out, t.options, in_buffers);
+        compare(name, reference, library);
+        if (library.status == first_cpu.status && library.message != first_cpu.message)
+            ADD_FAILURE() << name << ": message \"" << library.message << "\", the CPU's \"" << first_cpu.message << "\"";
+    }
 }
 
 }  // namespace scatter_test

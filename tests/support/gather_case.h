@@ -1,6 +1,6 @@
 // GatherCase: the builder of gather cases (scatter_gather_elements / _rows / _nd), run on the
 // oracle (tests/reference/gather_reference.h) and on every CPU configuration of
-// test_backends.h, on host tensors and on buffer tensors, compared bitwise: the status, every
+// test_backends.h (or on its Vulkan context), on host tensors and on buffer tensors, compared bitwise: the status, every
 // byte of out's backing store (the bytes between strided elements included), inputs untouched.
 //
 //   GatherCase().op(ROWS).dtype(F32).data({3, 2}, {...}).indices({2}, {2, 0}).expect({...}).run_cpu();
@@ -54,10 +54,15 @@ public:
     // The oracle against the CPU contexts of test_backends.h (threads 1, 2, 7, parallel_for) on
     // host tensors, and against one of them on buffer tensors.
     void run_cpu() const;
+    // The oracle against the Vulkan context of test_backends.h (lavapipe in CI) on host tensors
+    // and on buffer tensors of that context, and against one CPU context; nothing on Vulkan when
+    // it is unavailable (a failure under SCATTER_TEST_REQUIRE_VULKAN=1).
+    void run_vulkan() const;
 
 private:
     struct Tensors;
     Tensors materialize() const;
+    void run(bool cpu, bool vulkan) const;
 
     Op op_ = Op::elements;
     scatter_dtype dtype_ = SCATTER_DTYPE_F32;

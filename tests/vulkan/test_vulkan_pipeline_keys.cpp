@@ -39,11 +39,11 @@ std::vector<PipelineKey> reachable_keys() {
     PipelineKey k;
     k.shader = Shader::Index;
     add(k);
-    for (Shader s : {Shader::Copy, Shader::Buckets, Shader::RadixSort}) {
+    for (Shader s : {Shader::Copy, Shader::Buckets, Shader::RadixSort, Shader::Gather}) {
         for (bool variant : {false, true}) {
             k = PipelineKey();
             k.shader = s;
-            k.small_stores = s == Shader::Copy && variant;
+            k.small_stores = (s == Shader::Copy || s == Shader::Gather) && variant;
             k.subgroups = s == Shader::Buckets && variant;
             k.four_bit_digits = s == Shader::RadixSort && variant;
             add(k);
