@@ -157,6 +157,8 @@ pub const SCATTER_OUT_OF_RANGE_ERROR: scatter_out_of_range = 1;
 pub const SCATTER_OUT_OF_RANGE_SKIP: scatter_out_of_range = 2;
 /// The index is clamped into `[0, s-1]`.
 pub const SCATTER_OUT_OF_RANGE_CLAMP: scatter_out_of_range = 3;
+/// Gather only: the element (rows/nd: the whole slice) takes `scatter_gather_options::fill_value`.
+pub const SCATTER_OUT_OF_RANGE_FILL: scatter_out_of_range = 4;
 
 /// `scatter_backend`.
 pub type scatter_backend = i32;
@@ -487,6 +489,41 @@ impl Default for scatter_options {
     }
 }
 
+/// `scatter_gather_options`: options of one gather. Start from [`SCATTER_GATHER_OPTIONS_INIT`].
+#[repr(C)]
+#[derive(Clone, Copy, Debug)]
+pub struct scatter_gather_options {
+    /// `sizeof(scatter_gather_options)`.
+    pub struct_size: u32,
+    /// elements/rows: in `[-r, r)`; negative counts from the back. nd: must be 0.
+    pub axis: i32,
+    /// nd: leading batch dimensions shared by data and indices; elsewhere 0.
+    pub batch_dims: u32,
+    /// `SCATTER_OUT_OF_RANGE_DEFAULT`, `_ERROR`, `_CLAMP` or `_FILL` (`_SKIP` is refused).
+    pub out_of_range: scatter_out_of_range,
+    /// FILL: one element of data's dtype; null means all-zero bytes.
+    pub fill_value: *const c_void,
+    /// None defined yet: 0.
+    pub flags: u32,
+}
+
+/// `SCATTER_GATHER_OPTIONS_INIT`.
+pub const SCATTER_GATHER_OPTIONS_INIT: scatter_gather_options = scatter_gather_options {
+    struct_size: size_of::<scatter_gather_options>() as u32,
+    axis: 0,
+    batch_dims: 0,
+    out_of_range: SCATTER_OUT_OF_RANGE_DEFAULT,
+    fill_value: ptr::null(),
+    flags: 0,
+};
+
+impl Default for scatter_gather_options {
+    /// [`SCATTER_GATHER_OPTIONS_INIT`].
+    fn default() -> Self {
+        SCATTER_GATHER_OPTIONS_INIT
+    }
+}
+
 /// `scatter_profile_pass`: one pass of an operation.
 #[repr(C)]
 #[derive(Clone, Copy, Debug)]
@@ -672,6 +709,19 @@ extern "C" {
                       indices: *const scatter_tensor, updates: *const scatter_tensor,
                       options: *const scatter_options,
                       out: *const scatter_tensor) -> scatter_status;
+
+    /// Elements gather (ONNX GatherElements, `torch.gather`); `out.shape == indices.shape`.
+    pub fn scatter_gather_elements(context: scatter_context, data: *const scatter_tensor,
+                                   indices: *const scatter_tensor, options: *const scatter_gather_options,
+                                   out: *const scatter_tensor) -> scatter_status;
+    /// Rows gather (ONNX Gather, `torch.index_select`, `numpy.take`).
+    pub fn scatter_gather_rows(context: scatter_context, data: *const scatter_tensor,
+                               indices: *const scatter_tensor, options: *const scatter_gather_options,
+                               out: *const scatter_tensor) -> scatter_status;
+    /// N-d gather (ONNX GatherND, `tf.gather_nd`) with `batch_dims`.
+    pub fn scatter_gather_nd(context: scatter_context, data: *const scatter_tensor,
+                             indices: *const scatter_tensor, options: *const scatter_gather_options,
+                             out: *const scatter_tensor) -> scatter_status;
 
     /// Copies the profile of the last operation this thread ran on `context` into `*out`.
     pub fn scatter_last_profile(context: scatter_context, out: *mut scatter_profile)

@@ -91,6 +91,7 @@ fn rust_layouts() -> Layouts {
     layout!(map, scatter_device_info { struct_size, backend, index, type_ as "type", name, vendor_id,
                                        device_id, api_version, thread_count, features,
                                        max_buffer_range });
+    layout!(map, scatter_gather_options { struct_size, axis, batch_dims, out_of_range, fill_value, flags });
     layout!(map, scatter_allocator { user, alloc, free });
     layout!(map, scatter_profile_pass { name, invocations, time_us });
     layout!(map, scatter_profile { struct_size, backend, status, pass_count, validate_us, record_us,
@@ -124,7 +125,7 @@ fn rust_constants() -> BTreeMap<String, i128> {
         SCATTER_REDUCTION_SUB, SCATTER_REDUCTION_MUL, SCATTER_REDUCTION_DIV, SCATTER_REDUCTION_MAX,
         SCATTER_REDUCTION_MIN, SCATTER_REDUCTION_MEAN,
         SCATTER_OUT_OF_RANGE_DEFAULT, SCATTER_OUT_OF_RANGE_ERROR, SCATTER_OUT_OF_RANGE_SKIP,
-        SCATTER_OUT_OF_RANGE_CLAMP,
+        SCATTER_OUT_OF_RANGE_CLAMP, SCATTER_OUT_OF_RANGE_FILL,
         SCATTER_BACKEND_AUTO, SCATTER_BACKEND_CPU, SCATTER_BACKEND_VULKAN,
         SCATTER_OPTION_EXCLUDE_SELF, SCATTER_OPTION_ALLOW_NONDETERMINISM,
         SCATTER_CONTEXT_FLAG_ALLOW_NONDETERMINISM, SCATTER_CONTEXT_FLAG_VALIDATION,
@@ -241,6 +242,7 @@ fn every_function_of_the_header_is_declared_and_links() {
         scatter_context_create, scatter_context_destroy, scatter_context_backend, scatter_devices,
         scatter_buffer_create, scatter_buffer_destroy, scatter_buffer_size, scatter_buffer_write,
         scatter_buffer_read, scatter_buffer_copy, scatter_elements, scatter_rows, scatter_nd,
+        scatter_gather_elements, scatter_gather_rows, scatter_gather_nd,
         scatter_last_profile, scatter_batch_create, scatter_batch_record, scatter_batch_submit,
         scatter_batch_wait, scatter_batch_destroy, scatter_context_create_vulkan,
         scatter_buffer_wrap_vulkan, scatter_record_vulkan, scatter_recording_result,

@@ -17,6 +17,15 @@ int main(void) {
     FIELD(scatter_allocator, alloc);
     FIELD(scatter_allocator, free);
 
+    STRUCT(scatter_gather_options);
+    FIELD(scatter_gather_options, struct_size);
+    FIELD(scatter_gather_options, axis);
+    FIELD(scatter_gather_options, batch_dims);
+    FIELD(scatter_gather_options, out_of_range);
+    FIELD(scatter_gather_options, fill_value);
+    FIELD(scatter_gather_options, flags);
+    ENUMERATOR(SCATTER_OUT_OF_RANGE_FILL);
+
     STRUCT(scatter_profile_pass);
     FIELD(scatter_profile_pass, name);
     FIELD(scatter_profile_pass, invocations);
