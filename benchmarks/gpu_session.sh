@@ -60,7 +60,7 @@ variants=(
   "atomic_path W8,W14"
 )
 # (SCATTER_SESSION_WORKLOADS: another list, e.g. to try a mode quickly on lavapipe.)
-all_workloads=${SCATTER_SESSION_WORKLOADS:-"W1 W2 W3 W4 W5 W6 W7 W8 W9 W10 W11 W12 W13 W14 W16"}
+all_workloads=${SCATTER_SESSION_WORKLOADS:-"W1 W2 W3 W4 W5 W6 W7 W8 W9 W10 W11 W12 W13 W14 W16 W17 W18"}
 
 # One process per workload, so that no workload runs after others (on an H200 the same path
 # ran up to 3-4x slower as the 14th workload of a process than alone: W14, 2026-11-26).
