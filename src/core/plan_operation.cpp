@@ -66,14 +66,7 @@ Status plan_elements(OpPlan* p, int32_t axis) {
     SCATTER_RETURN_IF_ERROR(check_rank("indices", p->indices, r));
     SCATTER_RETURN_IF_ERROR(check_rank("updates", p->updates, r));
     SCATTER_RETURN_IF_ERROR(check_dims_equal("updates", p->updates, 0, "indices", p->indices, 0, r));
-    for (uint32_t d = 0; d < r; ++d) {
-        if (int32_t(d) != p->axis && p->indices.shape[d] > p->data.shape[d])
-            return make_error(SCATTER_ERROR_SHAPE_MISMATCH,
-                              "indices.shape[%u] = %" PRId64 " must not exceed data.shape[%u] = %" PRId64
-                              " off the axis",
-                              d, p->indices.shape[d], d, p->data.shape[d]);
-    }
-    return Status();
+    return check_indices_within_data(p->indices, p->data, p->axis);
 }
 
 Status plan_rows(OpPlan* p, int32_t axis) {

@@ -31,4 +31,15 @@ Status normalize_axis(int32_t axis, uint32_t rank, int32_t* out) {
     return Status();
 }
 
+Status check_indices_within_data(const TensorView& indices, const TensorView& data, int32_t axis) {
+    for (uint32_t d = 0; d < data.rank; ++d) {
+        if (int32_t(d) != axis && indices.shape[d] > data.shape[d])
+            return make_error(SCATTER_ERROR_SHAPE_MISMATCH,
+                              "indices.shape[%u] = %" PRId64 " must not exceed data.shape[%u] = %" PRId64
+                              " off the axis",
+                              d, indices.shape[d], d, data.shape[d]);
+    }
+    return Status();
+}
+
 }  // namespace scatter

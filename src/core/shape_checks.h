@@ -16,6 +16,10 @@ Status check_rank(const char* name, const TensorView& v, uint32_t rank);
 Status check_dims_equal(const char* a_name, const TensorView& a, uint32_t a_first, const char* b_name,
                         const TensorView& b, uint32_t b_first, uint32_t count);
 
+// elements (scatter and gather): SHAPE_MISMATCH unless indices.shape[d] <= data.shape[d] for every
+// d != axis (both of the same rank).
+Status check_indices_within_data(const TensorView& indices, const TensorView& data, int32_t axis);
+
 // INVALID_ARGUMENT unless axis is in [-rank, rank); *out is the axis in [0, rank).
 Status normalize_axis(int32_t axis, uint32_t rank, int32_t* out);
 
