@@ -6,10 +6,11 @@
 #   scripts/install-deps.sh --cross-aarch64  only the aarch64 cross compiler, qemu-user, gtest sources
 #   scripts/install-deps.sh --cross-mingw    only the mingw-w64 cross compiler, wine and Xvfb
 set -euo pipefail
-# The library: a C/C++ compiler, CMake, and for the Vulkan backend the headers, volk and glslang
-# (compiles the shaders at build time); lavapipe is the Vulkan device the demo runs on.
+# The library: a C/C++ compiler, CMake and Ninja (the Makefile's generator for new build trees),
+# and for the Vulkan backend the headers, volk and glslang (compiles the shaders at build time);
+# lavapipe is the Vulkan device the demo runs on.
 build_packages=(
-  build-essential cmake pkg-config
+  build-essential cmake ninja-build pkg-config
   libvulkan-dev libvulkan-volk-dev glslang-tools mesa-vulkan-drivers
 )
 # Only the tests, tools and bindings need these: GoogleTest, the CLI's parsers, spirv-val, the
@@ -28,8 +29,8 @@ packages=("${build_packages[@]}" "${test_packages[@]}")
 for arg in "$@"; do
   case "$arg" in
     --build) packages=("${build_packages[@]}") ;;
-    --cross-aarch64) packages=(g++-aarch64-linux-gnu qemu-user googletest) ;;
-    --cross-mingw) packages=(g++-mingw-w64-x86-64 binutils-mingw-w64-x86-64 wine64 xvfb xauth) ;;
+    --cross-aarch64) packages=(ninja-build g++-aarch64-linux-gnu qemu-user googletest) ;;
+    --cross-mingw) packages=(ninja-build g++-mingw-w64-x86-64 binutils-mingw-w64-x86-64 wine64 xvfb xauth) ;;
     *) echo "install-deps.sh: unknown option $arg" >&2; exit 2 ;;
   esac
 done
