@@ -15,13 +15,13 @@ build_packages=(
 )
 # Only the tests, tools and bindings need these: GoogleTest, the CLI's parsers, spirv-val, the
 # validation layer, numpy/pytest/PyTorch (CLI, Python binding, cross-checks), ONNX (its node tests
-# of Gather*, through the CLI), pip/venv/
+# of Gather*, through the CLI), Dask and dask.distributed (scatter.dask, on a local cluster), pip/venv/
 # setuptools/wheel (the Python wheel, built and installed offline), clang (its sanitizer runtime
 # for the UBSan test), mono and nuget (C# binding and its NuGet package).
 test_packages=(
   libgtest-dev libgmock-dev libbenchmark-dev libcli11-dev nlohmann-json3-dev
   spirv-tools vulkan-validationlayers vulkan-tools
-  python3-numpy python3-pytest python3-torch python3-onnx python3-pip python3-venv python3-setuptools python3-wheel
+  python3-numpy python3-pytest python3-torch python3-onnx python3-dask python3-distributed python3-pip python3-venv python3-setuptools python3-wheel
   clang libclang-rt-14-dev
   mono-mcs mono-runtime libmono-system-numerics4.0-cil nuget
 )
