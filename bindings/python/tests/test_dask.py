@@ -199,3 +199,32 @@ def test_on_a_local_cluster_of_worker_processes():
         with pytest.raises(IndexError) as error:  # pickled back from a worker: the same text
             client.compute(bad).result()
         assert str(error.value) == str(expected_error.value)
+
+
+@pytest.mark.skipif(os.environ.get("SCATTER_TEST_INSTALLED") == "1",
+                    reason="the wheel's run checks the package; the cluster runs from the source tree")
+def test_a_worker_killed_mid_compute_changes_nothing():
+    distributed = pytest.importorskip("distributed")
+    import signal
+    import time
+
+    rng = np.random.default_rng(12)
+    data = rng.standard_normal((240, 4)).astype(np.float32)
+    indices = rng.integers(0, 240, 3000)
+    updates = rng.standard_normal((3000, 4)).astype(np.float32)
+    expected = scatter.rows(data, indices, updates, reduction="add")
+
+    def slow(block):  # a closure: pickled by value to the workers
+        time.sleep(0.4)
+        return block
+
+    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None,
+                                  silence_logs=50) as cluster, distributed.Client(cluster) as client:
+        slow_data = da.from_array(data, chunks=(30, 4)).map_blocks(slow, dtype=data.dtype)
+        future = client.compute(sd.rows(slow_data, da.from_array(indices, chunks=500),
+                                        da.from_array(updates, chunks=(500, 4)), reduction="add"))
+        pids = list(client.run(os.getpid).values())
+        time.sleep(1.0)  # 8 slow blocks on 2 single-thread workers: about 1.6 s of work
+        assert not future.done()
+        os.kill(pids[0], signal.SIGKILL)
+        same(future.result(timeout=120), expected, "after a killed worker")
