@@ -1,5 +1,6 @@
 #include "api/auto_backend.h"
 
+#include "core/backward_plan.h"
 #include "core/dtype.h"
 #include "core/gather_plan.h"
 #include "core/op_plan.h"
@@ -140,16 +141,40 @@ Status AutoBackend::route(const OpPlan& plan, Backend* chosen, const char* reaso
     return chosen->execute(plan);
 }
 
+void AutoBackend::note_fixed_route(OperationProfile* profile, Backend* chosen, const char* what, const char* reason) {
+    config_.log_message(SCATTER_LOG_DEBUG, (std::string("backend AUTO routes ") + what + " to " + reason).c_str());
+    if (profile != nullptr) {
+        profile->set_route(reason);
+        profile->result.backend = chosen->kind();
+    }
+}
+
 Status AutoBackend::execute_gather(const GatherPlan& plan) {
     const bool host = plan.data.buffer == nullptr && plan.indices.buffer == nullptr && plan.out.buffer == nullptr;
     Backend* chosen = host ? cpu_.get() : vulkan_.get();
-    const char* reason = host ? "cpu: gather runs on the CPU backend" : "vulkan: buffer tensors stay where they are";
-    config_.log_message(SCATTER_LOG_DEBUG, (std::string("backend AUTO routes a gather to ") + reason).c_str());
-    if (plan.profile != nullptr) {
-        plan.profile->set_route(reason);
-        plan.profile->result.backend = chosen->kind();
-    }
+    note_fixed_route(plan.profile, chosen, "a gather",
+                     host ? "cpu: gather runs on the CPU backend" : "vulkan: buffer tensors stay where they are");
     return chosen->execute_gather(plan);
+}
+
+Status AutoBackend::execute_backward(const BackwardPlan& plan) {
+    const OpPlan& f = plan.forward;
+    const TensorView* views[] = {&f.data, &f.indices, &f.updates, &f.out, &plan.grad_out, &plan.grad_data,
+                                 &plan.grad_updates};
+    bool host = true;
+    for (const TensorView* v : views) host = host && v->buffer == nullptr;
+    Backend* chosen = host ? cpu_.get() : vulkan_.get();
+    note_fixed_route(plan.profile, chosen, "a backward call",
+                     host ? "cpu: backward calls run on the CPU backend" : "vulkan: buffer tensors stay where they are");
+    return chosen->execute_backward(plan);
+}
+
+Status AutoBackend::execute_gather_backward(const GatherPlan& plan) {
+    const bool host = plan.data.buffer == nullptr && plan.indices.buffer == nullptr && plan.out.buffer == nullptr;
+    Backend* chosen = host ? cpu_.get() : vulkan_.get();
+    note_fixed_route(plan.profile, chosen, "a gather backward",
+                     host ? "cpu: backward calls run on the CPU backend" : "vulkan: buffer tensors stay where they are");
+    return chosen->execute_gather_backward(plan);
 }
 
 }  // namespace scatter

@@ -10,6 +10,8 @@
 namespace scatter {
 namespace {
 
+}  // namespace
+
 Status normalize_gather_options(const scatter_gather_options* options, OpKind op,
                                 scatter_gather_options* normalized) {
     scatter_gather_options defaults = SCATTER_GATHER_OPTIONS_INIT;
@@ -39,6 +41,8 @@ Status normalize_gather_options(const scatter_gather_options* options, OpKind op
                           options->batch_dims, op_name(op));
     return Status();
 }
+
+namespace {
 
 Status check_gather_dtypes(const GatherPlan& p) {
     if (p.out.info != p.data.info)
@@ -111,6 +115,15 @@ Status check_gather_overlaps(const GatherPlan& p) {
 
 }  // namespace
 
+Status plan_gather_shapes(GatherPlan* plan, const scatter_gather_options& options) {
+    switch (plan->op) {
+        case OpKind::Elements: return plan_gather_elements(plan, options.axis);
+        case OpKind::Rows: return plan_gather_rows(plan, options.axis);
+        case OpKind::Nd: return plan_gather_nd(plan, options.batch_dims);
+    }
+    return make_error(SCATTER_ERROR_INTERNAL, "unknown operation");
+}
+
 Status plan_gather(const GatherRequest& request, scatter_context_t* context, GatherPlan* plan) {
     // Built in place: the caller discards the plan when this fails.
     GatherPlan& p = *plan;
@@ -129,11 +142,7 @@ Status plan_gather(const GatherRequest& request, scatter_context_t* context, Gat
     if (p.data.rank == 0)
         return make_error(SCATTER_ERROR_SHAPE_MISMATCH, "data is 0-d but every operation needs rank >= 1");
 
-    switch (request.op) {
-        case OpKind::Elements: SCATTER_RETURN_IF_ERROR(plan_gather_elements(&p, options.axis)); break;
-        case OpKind::Rows: SCATTER_RETURN_IF_ERROR(plan_gather_rows(&p, options.axis)); break;
-        case OpKind::Nd: SCATTER_RETURN_IF_ERROR(plan_gather_nd(&p, options.batch_dims)); break;
-    }
+    SCATTER_RETURN_IF_ERROR(plan_gather_shapes(&p, options));
     return check_gather_overlaps(p);
 }
 

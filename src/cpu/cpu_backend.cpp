@@ -2,10 +2,13 @@
 
 #include "core/profile.h"
 
+#include "core/backward_plan.h"
+
 #include "core/index_check.h"
 #include "core/op_plan.h"
 #include "cpu/copy_tensor.h"
 #include "cpu/gather.h"
+#include "cpu/scatter_backward.h"
 #include "cpu/scatter_elements.h"
 #include "cpu/scatter_slices.h"
 
@@ -74,7 +77,36 @@ public:
         return status;
     }
 
+    Status execute_backward(const BackwardPlan& plan) override {
+        const OpPlan& f = plan.forward;
+        const TensorView* views[] = {&f.data, &f.indices, &f.updates, &f.out, &plan.grad_out, &plan.grad_data,
+                                     &plan.grad_updates};
+        SCATTER_RETURN_IF_ERROR(check_host_views(views, 7));
+        if (plan.profile == nullptr) return scatter_backward_cpu(plan, config_);
+        Stopwatch kernel;
+        Status status = scatter_backward_cpu(plan, config_);
+        plan.profile->add_pass("cpu_backward", 0, kernel.lap_us());
+        return status;
+    }
+
+    Status execute_gather_backward(const GatherPlan& plan) override {
+        const TensorView* views[] = {&plan.data, &plan.indices, &plan.out};
+        SCATTER_RETURN_IF_ERROR(check_host_views(views, 3));
+        if (plan.profile == nullptr) return gather_backward_cpu(plan, config_);
+        Stopwatch kernel;
+        Status status = gather_backward_cpu(plan, config_);
+        plan.profile->add_pass("cpu_gather_backward", 0, kernel.lap_us());
+        return status;
+    }
+
 private:
+    static Status check_host_views(const TensorView* const* views, int count) {
+        for (int i = 0; i < count; ++i)
+            if (views[i]->host == nullptr && !views[i]->empty())
+                return make_error(SCATTER_ERROR_INVALID_ARGUMENT, "the CPU backend cannot address device memory");
+        return Status();
+    }
+
     ContextConfig& config_;
 };
 

@@ -27,6 +27,18 @@ Status VulkanBackend::execute(const OpPlan& plan) {
     }, plan.profile);
 }
 
+Status VulkanBackend::execute_backward(const BackwardPlan&) {
+    return make_error(SCATTER_ERROR_UNSUPPORTED,
+                      "the Vulkan backend has no backward kernels yet; run scatter_*_backward on a CPU context "
+                      "(an AUTO context does so for host tensors)");
+}
+
+Status VulkanBackend::execute_gather_backward(const GatherPlan&) {
+    return make_error(SCATTER_ERROR_UNSUPPORTED,
+                      "the Vulkan backend has no backward kernels yet; run scatter_gather_*_backward on a CPU "
+                      "context (an AUTO context does so for host tensors)");
+}
+
 Status VulkanBackend::execute_gather(const GatherPlan& plan) {
     return run([&plan](RecordedOperation& operation, VkCommandBuffer cmd, PassTimer* timer) {
         return operation.record_gather(plan, cmd, /*allow_host_out=*/true, timer);

@@ -23,6 +23,10 @@ public:
     Status create_buffer(uint64_t size, std::unique_ptr<Buffer>* out) override;
     Status execute(const OpPlan& plan) override;
     Status execute_gather(const GatherPlan& plan) override;
+    // No backward kernels on Vulkan yet: UNSUPPORTED before anything is touched (an AUTO context
+    // runs backward calls on host tensors on its CPU backend).
+    Status execute_backward(const BackwardPlan& plan) override;
+    Status execute_gather_backward(const GatherPlan& plan) override;
 
     VulkanDevice& device() { return *device_; }
     PipelineSet& pipelines() { return pipelines_; }

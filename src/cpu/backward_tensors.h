@@ -1,0 +1,92 @@
+// The pieces the CPU backward kernels are built from: scratch tensors of a given shape, the
+// forward's own scatter and gather kernels run on them, and element-wise passes over several
+// views of one shape. Every pass writes each element once, so any split gives the same bytes.
+#pragma once
+
+#include "core/host_allocator.h"
+#include "core/op_plan.h"
+#include "core/strided_walk.h"
+#include "core/task_runner.h"
+#include "core/tensor_view.h"
+
+#include <algorithm>
+#include <cstdint>
+#include <cstring>
+
+namespace scatter {
+
+// A contiguous view of `count`-element host memory with the shape of `like` and dtype `dtype`.
+TensorView contiguous_like(const TensorView& like, scatter_dtype dtype, void* host);
+
+// A read-only view of shape `like` whose every element is the one element at `value` (zero
+// strides): a broadcast constant.
+TensorView broadcast_like(const TensorView& like, scatter_dtype dtype, const void* value);
+
+// Scratch tensors of one call, all allocated before anything is written.
+class ScratchTensors {
+public:
+    explicit ScratchTensors(const HostAllocator& allocator) : allocator_(allocator) {}
+    ScratchTensors(const ScratchTensors&) = delete;
+    ScratchTensors& operator=(const ScratchTensors&) = delete;
+    ~ScratchTensors();
+    // A new contiguous tensor shaped like `like` (uninitialized); OUT_OF_MEMORY when refused.
+    Status make(const TensorView& like, scatter_dtype dtype, TensorView* view);
+
+private:
+    static constexpr int kMax = 8;
+    const HostAllocator& allocator_;
+    void* blocks_[kMax] = {};
+    size_t capacities_[kMax] = {};
+    int count_ = 0;
+};
+
+// Scatters `updates` into `target` in place with the forward's indices, axis and policy and
+// reduction `reduction` (exclude_self off). `targets`: the forward's resolved slice targets
+// (rows/nd), nullptr for elements. The forward's indices must have passed check_indices.
+Status scatter_in_place(const OpPlan& forward, const int64_t* targets, const TensorView& target,
+                        const TensorView& updates, scatter_reduction reduction, TaskRunner& runner,
+                        const HostAllocator& allocator);
+
+// Gathers `source` (data's shape) into `dest` (updates' shape) at the forward's indices. A
+// position the forward's SKIP policy ignored gets the element at `fill` (dest's dtype).
+Status gather_at_updates(const OpPlan& forward, const TensorView& source, const TensorView& dest, const void* fill,
+                         TaskRunner& runner);
+
+// Calls fn(flat, p) for each element of views[0]'s shape in row-major order, p[k] pointing at
+// the element of views[k] (all of that shape), flat its row-major index; in parallel chunks.
+template <int N, class Fn>
+Status for_each_element(TaskRunner& runner, const TensorView* const (&views)[N], Fn&& fn) {
+    const TensorView& shape = *views[0];
+    const int64_t count = shape.element_count;
+    if (count == 0) return Status();
+    const int64_t* strides[N];
+    char* base[N];
+    int64_t size[N];
+    for (int k = 0; k < N; ++k) {
+        strides[k] = views[k]->strides;
+        base[k] = views[k]->host;
+        size[k] = views[k]->element_size;
+    }
+    constexpr int64_t kChunk = int64_t(1) << 15;
+    const uint32_t tasks =
+        uint32_t(std::min<int64_t>((count + kChunk - 1) / kChunk, int64_t(runner.concurrency()) * 4));
+    return parallel_for(runner, tasks, [&](uint32_t task) {
+        const int64_t begin = count * task / tasks, end = count * (task + 1) / tasks;
+        StridedWalk<N> walk(shape.rank, shape.shape, strides);
+        walk.seek(begin);
+        char* p[N];
+        for (int64_t i = begin; i < end; ++i, walk.next()) {
+            for (int k = 0; k < N; ++k) p[k] = base[k] + walk.offset(k) * size[k];
+            fn(i, p);
+        }
+    });
+}
+
+inline int64_t load_i64(const char* p) {
+    int64_t v;
+    std::memcpy(&v, p, 8);
+    return v;
+}
+inline void store_i64(char* p, int64_t v) { std::memcpy(p, &v, 8); }
+
+}  // namespace scatter
