@@ -4,6 +4,7 @@
 #pragma once
 
 #include "core/host_allocator.h"
+#include "core/loop_dims.h"
 #include "core/op_plan.h"
 #include "core/strided_walk.h"
 #include "core/task_runner.h"
@@ -54,6 +55,7 @@ Status gather_at_updates(const OpPlan& forward, const TensorView& source, const 
 
 // Calls fn(flat, p) for each element of views[0]'s shape in row-major order, p[k] pointing at
 // the element of views[k] (all of that shape), flat its row-major index; in parallel chunks.
+// Dimensions every view can merge are merged, and the last one runs as a plain loop.
 template <int N, class Fn>
 Status for_each_element(TaskRunner& runner, const TensorView* const (&views)[N], Fn&& fn) {
     const TensorView& shape = *views[0];
@@ -67,17 +69,28 @@ Status for_each_element(TaskRunner& runner, const TensorView* const (&views)[N],
         base[k] = views[k]->host;
         size[k] = views[k]->element_size;
     }
+    const LoopDims<N> dims = make_loop_dims<N>(shape.rank, shape.shape, strides);
+    const uint32_t outer_rank = dims.rank == 0 ? 0 : dims.rank - 1;
+    const int64_t inner = dims.rank == 0 ? 1 : dims.shape[outer_rank];
+    int64_t step[N];  // bytes from one element to the next along the inner dimension
+    for (int k = 0; k < N; ++k) step[k] = dims.rank == 0 ? 0 : dims.strides[k][outer_rank] * size[k];
     constexpr int64_t kChunk = int64_t(1) << 15;
     const uint32_t tasks =
         uint32_t(std::min<int64_t>((count + kChunk - 1) / kChunk, int64_t(runner.concurrency()) * 4));
     return parallel_for(runner, tasks, [&](uint32_t task) {
         const int64_t begin = count * task / tasks, end = count * (task + 1) / tasks;
-        StridedWalk<N> walk(shape.rank, shape.shape, strides);
-        walk.seek(begin);
+        StridedWalk<N> walk(outer_rank, dims.shape, dims.strides);
+        walk.seek(begin / inner);
+        int64_t column = begin % inner;
         char* p[N];
-        for (int64_t i = begin; i < end; ++i, walk.next()) {
-            for (int k = 0; k < N; ++k) p[k] = base[k] + walk.offset(k) * size[k];
-            fn(i, p);
+        for (int64_t i = begin; i < end; walk.next()) {
+            for (int k = 0; k < N; ++k) p[k] = base[k] + (walk.offset(k) * size[k] + column * step[k]);
+            const int64_t n = std::min(inner - column, end - i);
+            for (int64_t c = 0; c < n; ++c, ++i) {
+                fn(i, p);
+                for (int k = 0; k < N; ++k) p[k] += step[k];
+            }
+            column = 0;
         }
     });
 }

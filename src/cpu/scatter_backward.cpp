@@ -10,13 +10,11 @@
 namespace scatter {
 namespace {
 
-const int64_t kOne = 1;
-const int64_t kMinusOne = -1;
-const int64_t kZero = 0;
-
 // One backward call for storage type F computed in C (FloatTraits' rounding: every step is
-// rounded to F, as the forward and PyTorch's CPU kernels do).
-template <class F, class C>
+// rounded to F, as the forward and PyTorch's CPU kernels do). Counts, flags and update ordinals
+// are N: int32_t whenever updates has fewer than 2^31 elements (half the scratch memory and its
+// page faults), else int64_t.
+template <class F, class C, class N>
 class ScatterBackward {
     using T = FloatTraits<F, C>;
     using A = FloatArith<F, C>;
@@ -41,6 +39,17 @@ public:
     }
 
 private:
+    static constexpr scatter_dtype kCountDtype = sizeof(N) == 4 ? SCATTER_DTYPE_I32 : SCATTER_DTYPE_I64;
+    static constexpr N kOne = 1, kZero = 0, kMinusOne = -1;
+    static int64_t load_count(const char* p) {
+        N v;
+        std::memcpy(&v, p, sizeof(N));
+        return int64_t(v);
+    }
+    static void store_count(char* p, int64_t v) {
+        const N n = N(v);
+        std::memcpy(p, &n, sizeof(N));
+    }
     static F load(const char* p) {
         F v;
         std::memcpy(&v, p, sizeof(F));
@@ -63,20 +72,20 @@ private:
 
     // count[t] = how many updates (not skipped) reach t.
     Status make_counts(TensorView* counts) {
-        return scratch_.make(f_.data, SCATTER_DTYPE_I64, counts);
+        return scratch_.make(f_.data, kCountDtype, counts);
     }
     Status fill_counts(const TensorView& counts) {
-        SCATTER_RETURN_IF_ERROR(fill_i64(counts, 0));
-        return scatter_in_place(f_, targets_, counts, broadcast_like(f_.updates, SCATTER_DTYPE_I64, &kOne),
+        SCATTER_RETURN_IF_ERROR(fill_count(counts, 0));
+        return scatter_in_place(f_, targets_, counts, broadcast_like(f_.updates, kCountDtype, &kOne),
                                 SCATTER_REDUCTION_ADD, runner_, allocator_);
     }
     // valid[j] = 1 unless SKIP ignored update j (only made under SKIP).
     Status fill_valid(const TensorView& valid) {
-        return gather_at_updates(f_, broadcast_like(f_.data, SCATTER_DTYPE_I64, &kOne), valid, &kZero, runner_);
+        return gather_at_updates(f_, broadcast_like(f_.data, kCountDtype, &kOne), valid, &kZero, runner_);
     }
-    Status fill_i64(const TensorView& v, int64_t value) {
+    Status fill_count(const TensorView& v, int64_t value) {
         const TensorView* views[] = {&v};
-        return for_each_element(runner_, views, [value](int64_t, char* const* e) { store_i64(e[0], value); });
+        return for_each_element(runner_, views, [value](int64_t, char* const* e) { store_count(e[0], value); });
     }
     Status fill_positive_zero(const TensorView& v) {
         const TensorView* views[] = {&v};
@@ -91,14 +100,14 @@ private:
     // none: the winner of each target (the last update in row-major order) takes its gradient.
     Status run_none() {
         TensorView winner, ordinal, winner_at_update;
-        SCATTER_RETURN_IF_ERROR(scratch_.make(f_.data, SCATTER_DTYPE_I64, &winner));
-        SCATTER_RETURN_IF_ERROR(scratch_.make(f_.updates, SCATTER_DTYPE_I64, &ordinal));
+        SCATTER_RETURN_IF_ERROR(scratch_.make(f_.data, kCountDtype, &winner));
+        SCATTER_RETURN_IF_ERROR(scratch_.make(f_.updates, kCountDtype, &ordinal));
         if (p_.wants_grad_updates)
-            SCATTER_RETURN_IF_ERROR(scratch_.make(f_.updates, SCATTER_DTYPE_I64, &winner_at_update));
-        SCATTER_RETURN_IF_ERROR(fill_i64(winner, -1));
+            SCATTER_RETURN_IF_ERROR(scratch_.make(f_.updates, kCountDtype, &winner_at_update));
+        SCATTER_RETURN_IF_ERROR(fill_count(winner, -1));
         {
             const TensorView* views[] = {&ordinal};
-            SCATTER_RETURN_IF_ERROR(for_each_element(runner_, views, [](int64_t j, char* const* e) { store_i64(e[0], j); }));
+            SCATTER_RETURN_IF_ERROR(for_each_element(runner_, views, [](int64_t j, char* const* e) { store_count(e[0], j); }));
         }
         SCATTER_RETURN_IF_ERROR(
             scatter_in_place(f_, targets_, winner, ordinal, SCATTER_REDUCTION_NONE, runner_, allocator_));
@@ -108,7 +117,7 @@ private:
             const TensorView* views[] = {&p_.grad_data, &p_.grad_out, &winner};
             const F zero = positive_zero();
             SCATTER_RETURN_IF_ERROR(for_each_element(runner_, views, [zero](int64_t, char* const* e) {
-                if (load_i64(e[2]) < 0) copy(e[0], e[1]);
+                if (load_count(e[2]) < 0) copy(e[0], e[1]);
                 else store(e[0], zero);
             }));
         }
@@ -117,7 +126,7 @@ private:
         const TensorView* views[] = {&p_.grad_updates, &winner_at_update};
         const F zero = positive_zero();
         return for_each_element(runner_, views, [zero](int64_t j, char* const* e) {
-            if (load_i64(e[1]) != j) store(e[0], zero);
+            if (load_count(e[1]) != j) store(e[0], zero);
         });
     }
 
@@ -135,7 +144,7 @@ private:
             if (masks_data) {
                 const TensorView* views[] = {&p_.grad_data, &p_.grad_out, &counts};
                 SCATTER_RETURN_IF_ERROR(for_each_element(runner_, views, [zero](int64_t, char* const* e) {
-                    if (load_i64(e[2]) > 0) store(e[0], zero);
+                    if (load_count(e[2]) > 0) store(e[0], zero);
                     else copy(e[0], e[1]);
                 }));
             } else {
@@ -162,7 +171,7 @@ private:
         if (p_.wants_grad_updates) {
             const TensorView* views[] = {&share, &p_.grad_out, &counts};
             SCATTER_RETURN_IF_ERROR(for_each_element(runner_, views, [self_term](int64_t, char* const* e) {
-                const int64_t n = load_i64(e[2]) + self_term;
+                const int64_t n = load_count(e[2]) + self_term;
                 store(e[0], T::div(load(e[1]), from_count(n == 0 ? 1 : n)));
             }));
         }
@@ -171,7 +180,7 @@ private:
             const bool exclude = f_.exclude_self;
             const F zero = positive_zero();
             SCATTER_RETURN_IF_ERROR(for_each_element(runner_, views, [exclude, zero](int64_t, char* const* e) {
-                const int64_t hits = load_i64(e[2]);
+                const int64_t hits = load_count(e[2]);
                 if (hits == 0) copy(e[0], e[1]);
                 else if (exclude) store(e[0], zero);
                 else store(e[0], T::div(load(e[1]), from_count(hits + 1)));
@@ -186,8 +195,8 @@ private:
         const bool exclude = f_.exclude_self;
         if (exclude) SCATTER_RETURN_IF_ERROR(make_counts(&counts));
         SCATTER_RETURN_IF_ERROR(scratch_.make(f_.updates, f_.data.dtype(), &out_at_update));
-        SCATTER_RETURN_IF_ERROR(scratch_.make(f_.updates, SCATTER_DTYPE_I64, &ties_at_update));
-        SCATTER_RETURN_IF_ERROR(scratch_.make(f_.data, SCATTER_DTYPE_I64, &ties));
+        SCATTER_RETURN_IF_ERROR(scratch_.make(f_.updates, kCountDtype, &ties_at_update));
+        SCATTER_RETURN_IF_ERROR(scratch_.make(f_.data, kCountDtype, &ties));
         if (p_.wants_grad_updates) SCATTER_RETURN_IF_ERROR(scratch_.make(f_.data, f_.data.dtype(), &share));
 
         if (exclude) SCATTER_RETURN_IF_ERROR(fill_counts(counts));
@@ -198,15 +207,15 @@ private:
         {
             const TensorView* views[] = {&ties_at_update, &f_.updates, &out_at_update};
             SCATTER_RETURN_IF_ERROR(for_each_element(runner_, views, [](int64_t, char* const* e) {
-                store_i64(e[0], same_value(load(e[1]), load(e[2])) ? 1 : 0);
+                store_count(e[0], same_value(load(e[1]), load(e[2])) ? 1 : 0);
             }));
         }
         // ties[t] starts at 1 when data[t] is a term equal to the result.
         {
             const TensorView* views[] = {&ties, &f_.data, &f_.out, exclude ? &counts : &f_.data};
             SCATTER_RETURN_IF_ERROR(for_each_element(runner_, views, [exclude](int64_t, char* const* e) {
-                const bool self_is_term = !exclude || load_i64(e[3]) == 0;
-                store_i64(e[0], self_is_term && same_value(load(e[1]), load(e[2])) ? 1 : 0);
+                const bool self_is_term = !exclude || load_count(e[3]) == 0;
+                store_count(e[0], self_is_term && same_value(load(e[1]), load(e[2])) ? 1 : 0);
             }));
         }
         SCATTER_RETURN_IF_ERROR(
@@ -215,21 +224,21 @@ private:
         if (p_.wants_grad_updates) {
             const TensorView* views[] = {&share, &p_.grad_out, &ties};
             SCATTER_RETURN_IF_ERROR(for_each_element(
-                runner_, views, [split](int64_t, char* const* e) { store(e[0], split(e[1], load_i64(e[2]))); }));
+                runner_, views, [split](int64_t, char* const* e) { store(e[0], split(e[1], load_count(e[2]))); }));
         }
         if (p_.wants_grad_data) {
             const TensorView* views[] = {&p_.grad_data, &p_.grad_out, &ties, &f_.data, &f_.out,
                                          exclude ? &counts : &f_.data};
             SCATTER_RETURN_IF_ERROR(for_each_element(runner_, views, [split, exclude, zero](int64_t, char* const* e) {
-                const bool self_is_term = (!exclude || load_i64(e[5]) == 0) && same_value(load(e[3]), load(e[4]));
-                store(e[0], self_is_term ? split(e[1], load_i64(e[2])) : zero);
+                const bool self_is_term = (!exclude || load_count(e[5]) == 0) && same_value(load(e[3]), load(e[4]));
+                store(e[0], self_is_term ? split(e[1], load_count(e[2])) : zero);
             }));
         }
         if (!p_.wants_grad_updates) return Status();
         SCATTER_RETURN_IF_ERROR(gather_grad_out(share, zero));
         const TensorView* views[] = {&p_.grad_updates, &ties_at_update};
         return for_each_element(runner_, views, [zero](int64_t, char* const* e) {
-            if (load_i64(e[1]) == 0) store(e[0], zero);
+            if (load_count(e[1]) == 0) store(e[0], zero);
         });
     }
 
@@ -255,10 +264,10 @@ private:
         if (p_.wants_grad_data) SCATTER_RETURN_IF_ERROR(make_counts(&counts));
         if (data_zeros) SCATTER_RETURN_IF_ERROR(scratch_.make(f_.data, f_.data.dtype(), &updates_product));
         if (p_.wants_grad_updates) SCATTER_RETURN_IF_ERROR(scratch_.make(f_.data, f_.data.dtype(), &grad_times_out));
-        if (skips() && p_.wants_grad_updates) SCATTER_RETURN_IF_ERROR(scratch_.make(f_.updates, SCATTER_DTYPE_I64, &valid));
+        if (skips() && p_.wants_grad_updates) SCATTER_RETURN_IF_ERROR(scratch_.make(f_.updates, kCountDtype, &valid));
         if (update_zeros) {
-            SCATTER_RETURN_IF_ERROR(scratch_.make(f_.updates, SCATTER_DTYPE_I64, &zeros_at_update));
-            SCATTER_RETURN_IF_ERROR(scratch_.make(f_.data, SCATTER_DTYPE_I64, &zero_counts));
+            SCATTER_RETURN_IF_ERROR(scratch_.make(f_.updates, kCountDtype, &zeros_at_update));
+            SCATTER_RETURN_IF_ERROR(scratch_.make(f_.data, kCountDtype, &zero_counts));
             SCATTER_RETURN_IF_ERROR(scratch_.make(f_.updates, f_.data.dtype(), &masked_updates));
             SCATTER_RETURN_IF_ERROR(scratch_.make(f_.data, f_.data.dtype(), &other_product));
         }
@@ -281,11 +290,11 @@ private:
         if (update_zeros) {
             // A zero update that is its target's only zero gets g times the product of the other
             // terms, computed as the forward does with that zero replaced by one.
-            SCATTER_RETURN_IF_ERROR(fill_i64(zero_counts, 0));
+            SCATTER_RETURN_IF_ERROR(fill_count(zero_counts, 0));
             const TensorView* masks[] = {&zeros_at_update, &masked_updates, &f_.updates};
             SCATTER_RETURN_IF_ERROR(for_each_element(runner_, masks, [one](int64_t, char* const* e) {
                 const F u = load(e[2]);
-                store_i64(e[0], is_zero(u) ? 1 : 0);
+                store_count(e[0], is_zero(u) ? 1 : 0);
                 store(e[1], is_zero(u) ? one : u);
             }));
             SCATTER_RETURN_IF_ERROR(
@@ -309,7 +318,7 @@ private:
             const TensorView* views[] = {&p_.grad_data, &p_.grad_out, &counts, &f_.data, &f_.out,
                                          data_zeros ? &updates_product : &f_.data};
             SCATTER_RETURN_IF_ERROR(for_each_element(runner_, views, [exclude, zero](int64_t, char* const* e) {
-                if (load_i64(e[2]) == 0) return copy(e[0], e[1]);
+                if (load_count(e[2]) == 0) return copy(e[0], e[1]);
                 if (exclude) return store(e[0], zero);
                 const F d = load(e[3]);
                 if (is_zero(d)) return store(e[0], T::mul(load(e[1]), load(e[5])));
@@ -322,10 +331,10 @@ private:
         const TensorView* views[] = {&p_.grad_updates, &f_.updates, update_zeros ? &zeros_at_update : &f_.updates,
                                      update_zeros ? &masked_updates : &f_.updates, skip ? &valid : &f_.updates};
         return for_each_element(runner_, views, [update_zeros, skip, zero, one](int64_t, char* const* e) {
-            if (skip && load_i64(e[4]) == 0) return store(e[0], zero);
+            if (skip && load_count(e[4]) == 0) return store(e[0], zero);
             const F u = load(e[1]);
             if (!is_zero(u)) return store(e[0], T::div(load(e[0]), u));
-            if (update_zeros && load_i64(e[2]) == 1) return copy(e[0], e[3]);
+            if (update_zeros && load_count(e[2]) == 1) return copy(e[0], e[3]);
             store(e[0], T::div(load(e[0]), one));
         });
     }
@@ -338,7 +347,7 @@ private:
         if (masks_data) SCATTER_RETURN_IF_ERROR(make_counts(&counts));
         if (p_.wants_grad_data) SCATTER_RETURN_IF_ERROR(scratch_.make(f_.data, f_.data.dtype(), &quotient));
         if (p_.wants_grad_updates) SCATTER_RETURN_IF_ERROR(scratch_.make(f_.data, f_.data.dtype(), &grad_times_out));
-        if (skips() && p_.wants_grad_updates) SCATTER_RETURN_IF_ERROR(scratch_.make(f_.updates, SCATTER_DTYPE_I64, &valid));
+        if (skips() && p_.wants_grad_updates) SCATTER_RETURN_IF_ERROR(scratch_.make(f_.updates, kCountDtype, &valid));
         const F zero = positive_zero();
         if (masks_data) SCATTER_RETURN_IF_ERROR(fill_counts(counts));
         if (p_.wants_grad_data) {
@@ -357,7 +366,7 @@ private:
         if (p_.wants_grad_data) {
             const TensorView* views[] = {&p_.grad_data, &quotient, masks_data ? &counts : &quotient};
             SCATTER_RETURN_IF_ERROR(for_each_element(runner_, views, [masks_data, zero](int64_t, char* const* e) {
-                if (masks_data && load_i64(e[2]) > 0) store(e[0], zero);
+                if (masks_data && load_count(e[2]) > 0) store(e[0], zero);
                 else copy(e[0], e[1]);
             }));
         }
@@ -366,7 +375,7 @@ private:
         const bool skip = skips();
         const TensorView* views[] = {&p_.grad_updates, &f_.updates, skip ? &valid : &f_.updates};
         return for_each_element(runner_, views, [skip, zero](int64_t, char* const* e) {
-            if (skip && load_i64(e[2]) == 0) return store(e[0], zero);
+            if (skip && load_count(e[2]) == 0) return store(e[0], zero);
             store(e[0], negated(T::div(load(e[0]), load(e[1]))));
         });
     }
@@ -381,7 +390,8 @@ private:
 
 template <class F, class C>
 Status run_typed(const BackwardPlan& plan, ContextConfig& config, const int64_t* targets) {
-    return ScatterBackward<F, C>(plan, config, targets).run();
+    if (plan.forward.updates.element_count < INT32_MAX) return ScatterBackward<F, C, int32_t>(plan, config, targets).run();
+    return ScatterBackward<F, C, int64_t>(plan, config, targets).run();
 }
 
 Status fill_zeros(const TensorView& v, TaskRunner& runner) {
