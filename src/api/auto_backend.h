@@ -48,8 +48,9 @@ public:
 private:
     // Measures both lines once (thread-safe).
     void measure_costs();
-    // Logs the route of a call that is not cost-routed and puts it in the profile.
-    void note_fixed_route(OperationProfile* profile, Backend* chosen, const char* what, const char* reason);
+    // The backend of a call that is not cost-routed (host tensors: the CPU, buffers: Vulkan),
+    // with the route logged and put in the profile.
+    Backend* fixed_route(OperationProfile* profile, bool host, const char* what, const char* cpu_reason);
     // Logs the route, puts it in the profile and runs the call on `chosen`.
     Status route(const OpPlan& plan, Backend* chosen, const char* reason);
 
