@@ -335,3 +335,99 @@ TEST(Backward, GatherBackwardAgainstTheOracle) {
 
 }  // namespace
 }  // namespace scatter_test
+
+namespace scatter_test {
+namespace {
+
+ContextPtr backward_context(scatter_backend backend, uint32_t flags) {
+    scatter_context_desc desc = SCATTER_CONTEXT_DESC_INIT;
+    desc.backend = backend;
+    desc.flags = flags;
+    desc.thread_count = 2;
+    scatter_context context = nullptr;
+    EXPECT_EQ(scatter_context_create(&desc, &context), SCATTER_OK) << scatter_last_error_message();
+    return ContextPtr(context);
+}
+
+// A small rows max backward: data [4, 3], indices [3] with a duplicate, updates [3, 3].
+struct SmallRowsMax {
+    HostTensor data{SCATTER_DTYPE_F32, {4, 3}}, indices{SCATTER_DTYPE_I32, {3}}, updates{SCATTER_DTYPE_F32, {3, 3}};
+    HostTensor out{SCATTER_DTYPE_F32, {4, 3}}, grad_out{SCATTER_DTYPE_F32, {4, 3}};
+    HostTensor grad_data{SCATTER_DTYPE_F32, {4, 3}}, grad_updates{SCATTER_DTYPE_F32, {3, 3}};
+    scatter_options options = SCATTER_OPTIONS_INIT;
+    SmallRowsMax() {
+        fill_values(data, {1, 5, 2, 0, 0, 0, 3, 3, 3, 7, 7, 7});
+        fill_values(indices, {2, 0, 2});
+        fill_values(updates, {3, 1, 4, 1, 5, 2, 3, 9, 3});
+        fill_values(grad_out, {10, 20, 30, 40, 50, 60, 70, 80, 90, 1, 2, 3});
+        options.reduction = SCATTER_REDUCTION_MAX;
+    }
+    scatter_status run(scatter_context context, scatter_tensor* gd, scatter_tensor* gu) {
+        const scatter_tensor d = data.descriptor(), i = indices.descriptor(), u = updates.descriptor();
+        const scatter_tensor o = out.descriptor(), g = grad_out.descriptor();
+        EXPECT_EQ(scatter_rows(context, &d, &i, &u, &options, &o), SCATTER_OK) << scatter_last_error_message();
+        return scatter_rows_backward(context, &d, &i, &u, &o, &g, &options, gd, gu);
+    }
+};
+
+// Worked by hand (docs/semantics.md, "Backward"): row 2 is max(3 3 3; 3 1 4; 3 9 3) = 3 9 4,
+// ties: column 0 three ways (data, update 0, update 2) -> 70/3 each; column 1 update 2 alone;
+// column 2 update 0 alone. Row 0 is max(1 5 2; 1 5 2) = 1 5 2, every column tied 2 ways.
+TEST(Backward, RowsMaxByHand) {
+    ContextPtr context = backward_context(SCATTER_BACKEND_CPU, 0);
+    SmallRowsMax call;
+    scatter_tensor gd = call.grad_data.descriptor(), gu = call.grad_updates.descriptor();
+    ASSERT_EQ(call.run(context.get(), &gd, &gu), SCATTER_OK) << scatter_last_error_message();
+    const float third = 70.0f / 3.0f;
+    const float expected_data[12] = {5, 10, 15, 40, 50, 60, third, 0, 0, 1, 2, 3};
+    const float expected_updates[9] = {third, 0, 90, 5, 10, 15, third, 80, 0};
+    EXPECT_EQ(std::memcmp(call.grad_data.logical_bytes().data(), expected_data, sizeof expected_data), 0);
+    EXPECT_EQ(std::memcmp(call.grad_updates.logical_bytes().data(), expected_updates, sizeof expected_updates), 0);
+}
+
+TEST(Backward, ProfiledAndRoutedLikeTheOperations) {
+    for (scatter_backend backend : {SCATTER_BACKEND_CPU, SCATTER_BACKEND_AUTO}) {
+        ContextPtr context = backward_context(backend, SCATTER_CONTEXT_FLAG_PROFILE);
+        SmallRowsMax call;
+        scatter_tensor gd = call.grad_data.descriptor();
+        ASSERT_EQ(call.run(context.get(), &gd, nullptr), SCATTER_OK) << scatter_last_error_message();
+        scatter_profile profile{};
+        profile.struct_size = sizeof profile;
+        ASSERT_EQ(scatter_last_profile(context.get(), &profile), SCATTER_OK);
+        EXPECT_EQ(profile.backend, SCATTER_BACKEND_CPU);
+        ASSERT_EQ(profile.pass_count, 1u);
+        EXPECT_STREQ(profile.passes[0].name, "cpu_backward");
+
+        const scatter_tensor i = call.indices.descriptor(), g = call.updates.descriptor();
+        ASSERT_EQ(scatter_gather_rows_backward(context.get(), &i, &g, nullptr, &gd), SCATTER_OK)
+            << scatter_last_error_message();
+        ASSERT_EQ(scatter_last_profile(context.get(), &profile), SCATTER_OK);
+        EXPECT_EQ(profile.backend, SCATTER_BACKEND_CPU);
+        ASSERT_EQ(profile.pass_count, 1u);
+        EXPECT_STREQ(profile.passes[0].name, "cpu_gather_backward");
+    }
+}
+
+// Buffer tensors of a CPU context give the host tensors' result.
+TEST(Backward, BufferTensorsOfACpuContext) {
+    ContextPtr context = backward_context(SCATTER_BACKEND_CPU, 0);
+    SmallRowsMax host, buffered;
+    scatter_tensor gd = host.grad_data.descriptor(), gu = host.grad_updates.descriptor();
+    ASSERT_EQ(host.run(context.get(), &gd, &gu), SCATTER_OK) << scatter_last_error_message();
+    const size_t bytes = host.grad_updates.storage().size();
+    scatter_buffer buffer = nullptr;
+    ASSERT_EQ(scatter_buffer_create(context.get(), bytes + 16, &buffer), SCATTER_OK);
+    scatter_tensor bgd = buffered.grad_data.descriptor(), bgu = buffered.grad_updates.descriptor();
+    bgu.data = nullptr;
+    bgu.buffer = buffer;
+    bgu.byte_offset = 16;
+    ASSERT_EQ(buffered.run(context.get(), &bgd, &bgu), SCATTER_OK) << scatter_last_error_message();
+    std::vector<uint8_t> read(bytes);
+    ASSERT_EQ(scatter_buffer_read(buffer, 16, read.data(), bytes), SCATTER_OK);
+    EXPECT_EQ(read, host.grad_updates.storage());
+    EXPECT_EQ(buffered.grad_data.storage(), host.grad_data.storage());
+    scatter_buffer_destroy(buffer);
+}
+
+}  // namespace
+}  // namespace scatter_test
