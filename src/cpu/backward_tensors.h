@@ -3,6 +3,7 @@
 // views of one shape. Every pass writes each element once, so any split gives the same bytes.
 #pragma once
 
+#include "core/derived_views.h"
 #include "core/host_allocator.h"
 #include "core/loop_dims.h"
 #include "core/op_plan.h"
@@ -15,13 +16,6 @@
 #include <cstring>
 
 namespace scatter {
-
-// A contiguous view of `count`-element host memory with the shape of `like` and dtype `dtype`.
-TensorView contiguous_like(const TensorView& like, scatter_dtype dtype, void* host);
-
-// A read-only view of shape `like` whose every element is the one element at `value` (zero
-// strides): a broadcast constant.
-TensorView broadcast_like(const TensorView& like, scatter_dtype dtype, const void* value);
 
 // Scratch tensors of one call, all allocated before anything is written.
 class ScratchTensors {

@@ -279,7 +279,7 @@ GatherShapes random_gather_shapes(Op op, Rng& rng, int64_t max_dim) {
 }
 
 void run_gather_backward_case(Op op, scatter_dtype dtype, scatter_dtype index_dtype, scatter_out_of_range policy,
-                              uint64_t seed, int64_t max_dim) {
+                              uint64_t seed, int64_t max_dim, const std::vector<TestBackend>& backends = cpu_backends()) {
     Rng rng(seed);
     const GatherShapes s = random_gather_shapes(op, rng, max_dim);
     const std::string what = std::string(op_name(op)) + " " + dtype_label(dtype) + " " + dtype_label(index_dtype) +
@@ -302,7 +302,7 @@ void run_gather_backward_case(Op op, scatter_dtype dtype, scatter_dtype index_dt
     HostTensor expected(dtype, s.data);
     const scatter_tensor e = expected.descriptor();
     const scatter_status expected_status = scatter_reference::gather_backward(op, &i, &g, &options, &e);
-    for (const TestBackend& backend : cpu_backends()) {
+    for (const TestBackend& backend : backends) {
         HostTensor grad_data(dtype, s.data, 0, random_layout(rng, false));
         grad_data.fill_sentinel(7);
         const HostTensor before = grad_data;
@@ -331,6 +331,30 @@ TEST(Backward, GatherBackwardAgainstTheOracle) {
                         if (HasFatalFailure()) return;
                     }
     for (Op op : all_ops()) run_gather_backward_case(op, SCATTER_DTYPE_F32, SCATTER_DTYPE_I64, SCATTER_OUT_OF_RANGE_FILL, seed++, 60);
+}
+
+// Gather's backward on Vulkan (lavapipe in CI): the forward scatter-add run by the Vulkan
+// backend, bitwise equal to the oracle (and so to the CPU).
+TEST(Backward, GatherBackwardOnVulkanAgainstTheOracle) {
+    std::string why;
+    const scatter_context vulkan = vulkan_context(&why);
+    if (vulkan == nullptr) {
+        if (vulkan_required()) FAIL() << "Vulkan required: " << why;
+        GTEST_SKIP() << "no Vulkan: " << why;
+    }
+    const std::vector<TestBackend> backends = {{"vulkan", vulkan}};
+    const scatter_out_of_range policies[] = {SCATTER_OUT_OF_RANGE_ERROR, SCATTER_OUT_OF_RANGE_CLAMP,
+                                             SCATTER_OUT_OF_RANGE_FILL};
+    uint64_t seed = 700000;
+    for (Op op : all_ops())
+        for (scatter_dtype dtype : kFloatDtypes)
+            for (scatter_out_of_range policy : policies)
+                for (scatter_dtype index_dtype : {SCATTER_DTYPE_I32, SCATTER_DTYPE_I64}) {
+                    run_gather_backward_case(op, dtype, index_dtype, policy, seed++, 4, backends);
+                    if (HasFatalFailure()) return;
+                }
+    for (Op op : all_ops())
+        run_gather_backward_case(op, SCATTER_DTYPE_F32, SCATTER_DTYPE_I64, SCATTER_OUT_OF_RANGE_FILL, seed++, 60, backends);
 }
 
 }  // namespace
