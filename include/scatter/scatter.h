@@ -685,9 +685,10 @@ SCATTER_API scatter_status scatter_gather_nd(scatter_context context, const scat
  * dtype after each, as the forward does). Integer, bool, complex and opaque tensors have no
  * gradient here: TYPE_MISMATCH. Results are bitwise identical for any thread count.
  *
- * Backends: the CPU backend runs every backward call. The Vulkan backend has no backward
- * kernels yet and returns UNSUPPORTED (before writing anything); an AUTO context runs the calls
- * on host tensors on its CPU backend.
+ * Backends: the CPU backend runs every backward call. The Vulkan backend runs gather's backward
+ * (its own scatter-add, bitwise equal to the CPU) but has no kernels for the scatters' backward
+ * yet: those return UNSUPPORTED before writing anything, and an AUTO context runs them on host
+ * tensors on its CPU backend.
  * ------------------------------------------------------------------------------------------- */
 
 /*
@@ -759,8 +760,10 @@ SCATTER_API scatter_status scatter_nd_backward(scatter_context context, const sc
  *   (grad_data and grad_out dtypes differ or are not f16/bf16/f32/f64, indices not I32/I64),
  *   SHAPE_MISMATCH (as the forward, with grad_data for data and grad_out for out),
  *   INDEX_OUT_OF_RANGE (as the forward: ERROR, and CLAMP into a dimension of size 0),
- *   UNSUPPORTED (the Vulkan backend, or buffer tensors on an AUTO context), OUT_OF_MEMORY,
- *   INTERNAL.
+ *   UNSUPPORTED (on Vulkan, indices in a buffer with batch_dims > 0, or under CLAMP with an
+ *   empty grad_data: those read the indices on the host; and what the Vulkan scatter refuses),
+ *   OUT_OF_MEMORY, INTERNAL. CPU and Vulkan (host or buffer tensors) results are bitwise equal;
+ *   an AUTO context runs host tensors on its CPU backend, buffers on Vulkan.
  * - On failure grad_data is byte-for-byte unchanged. Thread rule as for the scatter calls.
  */
 
