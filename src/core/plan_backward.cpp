@@ -128,7 +128,7 @@ Status plan_gather_backward(const GatherBackwardRequest& request, scatter_contex
     SCATTER_RETURN_IF_ERROR(check_index_dtype(p.indices));
     if (p.data.rank == 0)
         return make_error(SCATTER_ERROR_SHAPE_MISMATCH, "grad_data is 0-d but every gather's data has rank >= 1");
-    SCATTER_RETURN_IF_ERROR(plan_gather_shapes(&p, options));
+    SCATTER_RETURN_IF_ERROR(plan_gather_shapes(&p, options, GatherNames{"grad_data", "grad_out"}));
     const Named all[] = {{"indices", &p.indices}, {"grad_out", &p.out}, {"grad_data", &p.data}};
     const Named written[] = {{"grad_data", &p.data}};
     return check_written_overlaps(written, 1, all, 3);

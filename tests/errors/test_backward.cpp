@@ -210,7 +210,7 @@ TEST_F(BackwardErrors, GatherBackward) {
     const int64_t shape[2] = {4, 2};
     wrong.shape = shape;
     std::swap(wrong, d);
-    expect_gather(SCATTER_ERROR_SHAPE_MISMATCH, "shape");
+    expect_gather(SCATTER_ERROR_SHAPE_MISMATCH, "grad_out.shape[1] = 3 must equal grad_data.shape[1] = 2");
     std::swap(wrong, d);
     d.dtype = SCATTER_DTYPE_I32;
     expect_gather(SCATTER_ERROR_TYPE_MISMATCH, "has no gradient");
