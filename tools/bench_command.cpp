@@ -1,7 +1,8 @@
 // `scatter bench`: times the standard workloads through the C API and compares each with a copy
 // moving the same number of bytes, timed in the same run: a host memcpy on the CPU backend, a
 // device buffer copy (scatter_buffer_copy, a vkCmdCopyBuffer) on Vulkan. The gather workloads run
-// on both backends (not in batches: a batch records scatters only).
+// on both backends (not in batches: a batch records scatters only); the backward workloads (W20)
+// on host tensors only (the Vulkan backend has no backward kernels: AUTO runs them on the CPU).
 #include "bench_workloads.h"
 #include "cli_error.h"
 #include "commands.h"
@@ -73,6 +74,19 @@ OpFunction op_function(ScatterOp op) {
     return nullptr;
 }
 
+using BackwardFunction = scatter_status (*)(scatter_context, const scatter_tensor*, const scatter_tensor*,
+                                            const scatter_tensor*, const scatter_tensor*, const scatter_tensor*,
+                                            const scatter_options*, const scatter_tensor*, const scatter_tensor*);
+
+BackwardFunction backward_function(ScatterOp op) {
+    switch (op) {
+    case ScatterOp::elements: return &scatter_elements_backward;
+    case ScatterOp::rows: return &scatter_rows_backward;
+    case ScatterOp::nd: return &scatter_nd_backward;
+    }
+    return nullptr;
+}
+
 using GatherFunction = scatter_status (*)(scatter_context, const scatter_tensor*, const scatter_tensor*,
                                           const scatter_gather_options*, const scatter_tensor*);
 
@@ -95,7 +109,9 @@ struct Result {
     const Workload* workload;
     Timing scatter, copy;
     // scatter: data read + out written + indices read + updates read; gather: the gathered
-    // elements read + out written (each out's size) + indices read
+    // elements read + out written (each out's size) + indices read; backward: data, out and
+    // grad_out read, grad_data written (each data's size) + indices + updates read and
+    // grad_updates written (each updates' size)
     uint64_t bytes;
     size_t misalign = 0;  // host tensors' start past a 64-byte boundary
     bool device_copy = false;  // copy timed on the device (Vulkan), else a host memcpy
@@ -135,6 +151,8 @@ Result bench_workload(scatter_context context, const Workload& workload, const B
     scatter_tensor updates = host_tensor(workload.dtype, workload.updates_shape, inputs.updates.data());
     scatter_tensor out_tensor = host_tensor(workload.dtype, workload.out_shape, out.data());
     std::unique_ptr<ResidentBuffer> buffers[4];
+    if (workload.backward && (resident || batch > 0))
+        throw CliError(SCATTER_ERROR_UNSUPPORTED, workload.id + " is a backward call, which runs on host tensors only");
     if (resident) {
         buffers[0] = std::make_unique<ResidentBuffer>(context, inputs.data);
         buffers[1] = std::make_unique<ResidentBuffer>(context, inputs.indices);
@@ -154,8 +172,23 @@ Result bench_workload(scatter_context context, const Workload& workload, const B
     gather_options.axis = scatter_op_options.axis;
     const OpFunction scatter_function = op_function(workload.op);
     const GatherFunction gather = gather_function(workload.op);
-    // One call of the workload: its scatter or its gather.
+    // Backward: the forward's result once, then grad_data and grad_updates from grad_out.
+    HostBytes grad_data, grad_updates;
+    scatter_tensor grad_out = host_tensor(workload.dtype, workload.data_shape, inputs.grad_out.data());
+    scatter_tensor grad_data_tensor = out_tensor, grad_updates_tensor = updates;
+    if (workload.backward) {
+        check_status(scatter_function(context, &data, &indices, &updates, &scatter_op_options, &out_tensor));
+        grad_data = HostBytes(inputs.data.size(), options.misalign);
+        grad_updates = HostBytes(inputs.updates.size(), options.misalign);
+        grad_data_tensor.data = grad_data.data();
+        grad_updates_tensor.data = grad_updates.data();
+    }
+    const BackwardFunction backward = backward_function(workload.op);
+    // One call of the workload: its scatter, its gather or its backward.
     const std::function<scatter_status()> op = [&] {
+        if (workload.backward)
+            return backward(context, &data, &indices, &updates, &out_tensor, &grad_out, &scatter_op_options,
+                            &grad_data_tensor, &grad_updates_tensor);
         return workload.gather ? gather(context, &data, &indices, &gather_options, &out_tensor)
                                : scatter_function(context, &data, &indices, &updates, &scatter_op_options, &out_tensor);
     };
@@ -163,8 +196,9 @@ Result bench_workload(scatter_context context, const Workload& workload, const B
     Result result;
     result.workload = &workload;
     result.misalign = options.misalign;
-    result.bytes = workload.gather ? 2 * out.size() + inputs.indices.size()
-                                   : 2 * inputs.data.size() + inputs.indices.size() + inputs.updates.size();
+    result.bytes = workload.gather     ? 2 * out.size() + inputs.indices.size()
+                   : workload.backward ? 4 * inputs.data.size() + inputs.indices.size() + 2 * inputs.updates.size()
+                                       : 2 * inputs.data.size() + inputs.indices.size() + inputs.updates.size();
     const int calls = workload.latency ? kLatencyCallsPerSample : 1;
     if (batch > 0) {
         if (workload.gather)
@@ -201,6 +235,8 @@ Result bench_workload(scatter_context context, const Workload& workload, const B
         result.profiled = true;
     }
     for (auto& b : buffers) b.reset();
+    grad_data = HostBytes();
+    grad_updates = HostBytes();
 
     // The same traffic as a copy: half the bytes read, half written.
     inputs = WorkloadInputs();
@@ -310,6 +346,15 @@ int bench_command(const BenchOptions& options) {
     const uint32_t threads = options.context.threads != 0 ? options.context.threads
                                                           : std::max(1u, std::thread::hardware_concurrency());
     for (const Workload* workload : selected_workloads(options.workloads)) {
+        if (workload->backward && backend == SCATTER_BACKEND_VULKAN && options.context.backend != SCATTER_BACKEND_AUTO) {
+            const bool named = std::find(options.workloads.begin(), options.workloads.end(), workload->id) !=
+                               options.workloads.end();
+            if (named)
+                throw CliError(SCATTER_ERROR_UNSUPPORTED,
+                               workload->id + " is a backward call; the Vulkan backend has no backward kernels");
+            std::fprintf(stderr, "%s skipped: the Vulkan backend has no backward kernels\n", workload->id.c_str());
+            continue;
+        }
         const Result result = bench_workload(context.get(), *workload, options, backend == SCATTER_BACKEND_VULKAN);
         const char* name = options.context.backend == SCATTER_BACKEND_AUTO ? "auto" : scatter_backend_name(backend);
         print_result(result, name, threads, options.repeat, options.resident, options.batch, options.json);

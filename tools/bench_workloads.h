@@ -1,4 +1,4 @@
-// The standard workloads W1-W18 (docs/cli.md): their definitions, read from the table
+// The standard workloads W1-W18 and W20 (docs/cli.md): their definitions, read from the table
 // benchmarks/workloads.json (embedded at build time), and their inputs, generated from a fixed seed.
 #pragma once
 
@@ -14,6 +14,9 @@ struct Workload {
     std::string id;
     ScatterOp op = ScatterOp::elements;  // the index form
     bool gather = false;                 // a gather of that form: no reduction, no updates
+    // The scatter's backward call (scatter_*_backward: grad_data and grad_updates from a
+    // grad_out), timed alone: the forward's result is computed once before.
+    bool backward = false;
     std::string op_name, reduction_name, dtype_name;
     int32_t axis = 0;
     scatter_reduction reduction = SCATTER_REDUCTION_NONE;
@@ -21,6 +24,7 @@ struct Workload {
     std::vector<int64_t> data_shape, indices_shape, updates_shape;  // updates: scatters only
     std::vector<int64_t> out_shape;  // data's for a scatter; the rule's for a gather
     double updates_low = 0.0, updates_high = 1.0;  // value range of the updates
+    int64_t ties = 0;  // > 0: data and updates take only the values 0 .. ties-1 (max/min ties)
     bool latency = false;                            // report microseconds per call
     // Index distribution: uniform over the target axis, unless
     bool indices_sorted = false;  // non-decreasing along the axis (rows: over all; nd: lexicographic)
@@ -53,9 +57,9 @@ private:
 };
 
 // Host tensors of one workload: data, int64 indices (distributed as the workload says), updates
-// (none for a gather).
+// (none for a gather), grad_out (backward workloads: uniform in [0, 1), data's shape).
 struct WorkloadInputs {
-    HostBytes data, indices, updates;
+    HostBytes data, indices, updates, grad_out;
 };
 
 // The text of benchmarks/workloads.json.

@@ -39,6 +39,8 @@ int main(void) {
     const int64_t gathered_shape[2] = {2, 2};
     float gathered[4] = {0};
     const float expected_gathered[4] = {5, 6, 1, 2};
+    float grad_data[6] = {0};
+    const float expected_grad_data[6] = {1, 2, 0, 0, 5, 6};
 
     CHECK(scatter_version() == SCATTER_VERSION);
     CHECK(strcmp(scatter_status_name(SCATTER_ERROR_INTERNAL), "SCATTER_ERROR_INTERNAL") == 0);
@@ -81,6 +83,12 @@ int main(void) {
     gather_options.out_of_range = SCATTER_OUT_OF_RANGE_SKIP;
     CHECK(scatter_gather_rows(context, &data, &indices, &gather_options, &out) ==
           SCATTER_ERROR_INVALID_ARGUMENT);
+
+    /* Its backward: the gathered rows' gradient (here the gathered values) back at rows 2 and 0. */
+    gather_options.out_of_range = SCATTER_OUT_OF_RANGE_ERROR;
+    data.data = grad_data;
+    CHECK(scatter_gather_rows_backward(context, &indices, &out, &gather_options, &data) == SCATTER_OK);
+    CHECK(memcmp(grad_data, expected_grad_data, sizeof(expected_grad_data)) == 0);
 
     scatter_context_destroy(context);
     printf("libscatter %s from C99: ok\n", scatter_version_string());
