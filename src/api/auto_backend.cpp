@@ -2,6 +2,7 @@
 
 #include "core/dtype.h"
 #include "core/gather_plan.h"
+#include "core/message_plan.h"
 #include "core/op_plan.h"
 #include "core/profile.h"
 
@@ -150,6 +151,21 @@ Status AutoBackend::execute_gather(const GatherPlan& plan) {
         plan.profile->result.backend = chosen->kind();
     }
     return chosen->execute_gather(plan);
+}
+
+Status AutoBackend::execute_message_passing(const MessagePlan& plan) {
+    const TensorView* views[] = {&plan.data, &plan.x, &plan.src, &plan.dst, &plan.weights, &plan.out};
+    bool host = true;
+    for (const TensorView* v : views) host = host && v->buffer == nullptr;
+    Backend* chosen = host ? cpu_.get() : vulkan_.get();
+    const char* reason =
+        host ? "cpu: message passing runs on the CPU backend" : "vulkan: buffer tensors stay where they are";
+    config_.log_message(SCATTER_LOG_DEBUG, (std::string("backend AUTO routes message passing to ") + reason).c_str());
+    if (plan.profile != nullptr) {
+        plan.profile->set_route(reason);
+        plan.profile->result.backend = chosen->kind();
+    }
+    return chosen->execute_message_passing(plan);
 }
 
 }  // namespace scatter

@@ -13,6 +13,7 @@ namespace scatter {
 
 struct OpPlan;
 struct GatherPlan;
+struct MessagePlan;
 
 // Memory owned by a backend.
 class Buffer {
@@ -39,6 +40,9 @@ public:
     // Runs a validated gather. Must check its indices (policies ERROR and CLAMP) before the first
     // write, so that a failure leaves `out` unchanged.
     virtual Status execute_gather(const GatherPlan& plan) = 0;
+    // Runs a validated message-passing call. Must check src, then dst, then integer divisors
+    // before the first write, so that a failure leaves `out` unchanged.
+    virtual Status execute_message_passing(const MessagePlan& plan) = 0;
     // The backend that owns the context's buffers (this one, except for AUTO's router, which
     // returns its Vulkan backend): batches, interop and buffer wrapping go straight to it.
     virtual Backend* buffer_owner() { return this; }

@@ -23,6 +23,7 @@ public:
     Status create_buffer(uint64_t size, std::unique_ptr<Buffer>* out) override;
     Status execute(const OpPlan& plan) override;
     Status execute_gather(const GatherPlan& plan) override;
+    Status execute_message_passing(const MessagePlan& plan) override;
 
     VulkanDevice& device() { return *device_; }
     PipelineSet& pipelines() { return pipelines_; }

@@ -36,6 +36,9 @@ struct StandIn final : Backend {
         return Status();
     }
     Status execute_gather(const GatherPlan&) override { return make_error(SCATTER_ERROR_UNSUPPORTED, "no gather"); }
+    Status execute_message_passing(const MessagePlan&) override {
+        return make_error(SCATTER_ERROR_UNSUPPORTED, "no message passing");
+    }
     scatter_backend kind_;
     bool refuse_f64_;
     int calls = 0, large_calls = 0;
