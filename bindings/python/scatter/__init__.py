@@ -9,6 +9,7 @@ Installed as the distribution ``libscatter``, imported as ``scatter``::
 Functions: :func:`elements`, :func:`rows`, :func:`nd` (the three operations), their mirrors
 :func:`gather_elements`, :func:`gather_rows`, :func:`gather_nd` (``torch.gather`` /
 ``numpy.take_along_axis``, ``torch.index_select`` / ``numpy.take``, ``tf.gather_nd``) and
+:func:`message_passing` (gather, scale and scatter-reduce along graph edges in one pass) and
 :func:`devices`. Classes: :class:`Context` (backend, device, threads, log hook), :class:`Buffer`
 and :class:`DeviceArray` (memory owned by a context). Every failure raises a subclass of
 :class:`ScatterError` that is also the matching builtin (``IndexOutOfRangeError`` is an
@@ -21,13 +22,15 @@ from ._errors import (BackendUnavailableError, DeviceLostError, IndexOutOfRangeE
                       ShapeMismatchError, TypeMismatchError, UnsupportedError)
 from ._gather import GATHER_OUT_OF_RANGE, gather_elements, gather_nd, gather_rows
 from ._library import lib as _lib, library_path
+from ._message_passing import message_passing
 from ._ops import OUT_OF_RANGE, REDUCTION_ALIASES, REDUCTIONS, elements, nd, rows
 
 __version__: str = _lib.scatter_version_string().decode()
 library_version: str = __version__
 
 __all__ = [
-    "elements", "rows", "nd", "gather_elements", "gather_rows", "gather_nd", "devices", "Device", "Context",
+    "elements", "rows", "nd", "gather_elements", "gather_rows", "gather_nd", "message_passing", "devices",
+    "Device", "Context",
     "Buffer", "DeviceArray", "ScatterError",
     "InvalidArgumentError", "TypeMismatchError", "ShapeMismatchError", "IndexOutOfRangeError",
     "UnsupportedError", "OutOfMemoryError", "BackendUnavailableError", "DeviceLostError", "InternalError",
