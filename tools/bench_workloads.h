@@ -1,4 +1,4 @@
-// The standard workloads W1-W18 (docs/cli.md): their definitions, read from the table
+// The standard workloads W1-W19 (docs/cli.md): their definitions, read from the table
 // benchmarks/workloads.json (embedded at build time), and their inputs, generated from a fixed seed.
 #pragma once
 
@@ -14,6 +14,10 @@ struct Workload {
     std::string id;
     ScatterOp op = ScatterOp::elements;  // the index form
     bool gather = false;                 // a gather of that form: no reduction, no updates
+    // message passing: x [N, F...] (x_shape) sent along indices_shape = [E] edges, src uniform
+    // over x's rows and dst over data's; no updates
+    bool message_passing = false;
+    std::vector<int64_t> x_shape;
     std::string op_name, reduction_name, dtype_name;
     int32_t axis = 0;
     scatter_reduction reduction = SCATTER_REDUCTION_NONE;
@@ -53,9 +57,9 @@ private:
 };
 
 // Host tensors of one workload: data, int64 indices (distributed as the workload says), updates
-// (none for a gather).
+// (none for a gather); message passing: indices are src, dst the targets, updates x.
 struct WorkloadInputs {
-    HostBytes data, indices, updates;
+    HostBytes data, indices, updates, dst;
 };
 
 // The text of benchmarks/workloads.json.
