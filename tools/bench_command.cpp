@@ -328,6 +328,14 @@ int bench_command(const BenchOptions& options) {
     const uint32_t threads = options.context.threads != 0 ? options.context.threads
                                                           : std::max(1u, std::thread::hardware_concurrency());
     for (const Workload* workload : selected_workloads(options.workloads)) {
+        const bool named = std::find(options.workloads.begin(), options.workloads.end(), workload->id) !=
+                           options.workloads.end();
+        if (workload->message_passing && backend == SCATTER_BACKEND_VULKAN && !named) {
+            // Part of "all" only where it can run; named, it fails with the library's UNSUPPORTED.
+            std::fprintf(stderr, "%s skipped: the Vulkan backend does not run message passing yet\n",
+                         workload->id.c_str());
+            continue;
+        }
         const Result result = bench_workload(context.get(), *workload, options, backend == SCATTER_BACKEND_VULKAN);
         const char* name = options.context.backend == SCATTER_BACKEND_AUTO ? "auto" : scatter_backend_name(backend);
         print_result(result, name, threads, options.repeat, options.resident, options.batch, options.json);
