@@ -60,31 +60,23 @@ public:
         return Status();
     }
 
-    Status execute(const OpPlan& plan) override {
-        if (plan.profile == nullptr) return execute_on_cpu(plan, config_);
-        Stopwatch kernel;
-        Status status = execute_on_cpu(plan, config_);
-        plan.profile->add_pass("cpu", 0, kernel.lap_us());
-        return status;
-    }
-
-    Status execute_gather(const GatherPlan& plan) override {
-        if (plan.profile == nullptr) return execute_gather_on_cpu(plan, config_);
-        Stopwatch kernel;
-        Status status = execute_gather_on_cpu(plan, config_);
-        plan.profile->add_pass("cpu_gather", 0, kernel.lap_us());
-        return status;
-    }
-
+    Status execute(const OpPlan& plan) override { return timed(plan, "cpu", execute_on_cpu); }
+    Status execute_gather(const GatherPlan& plan) override { return timed(plan, "cpu_gather", execute_gather_on_cpu); }
     Status execute_message_passing(const MessagePlan& plan) override {
-        if (plan.profile == nullptr) return execute_message_passing_on_cpu(plan, config_);
-        Stopwatch kernel;
-        Status status = execute_message_passing_on_cpu(plan, config_);
-        plan.profile->add_pass("cpu_message_passing", 0, kernel.lap_us());
-        return status;
+        return timed(plan, "cpu_message_passing", execute_message_passing_on_cpu);
     }
 
 private:
+    // Runs run(plan, config) as one pass named `pass` of the plan's profile, when it has one.
+    template <class Plan>
+    Status timed(const Plan& plan, const char* pass, Status (*run)(const Plan&, ContextConfig&)) {
+        if (plan.profile == nullptr) return run(plan, config_);
+        Stopwatch kernel;
+        Status status = run(plan, config_);
+        plan.profile->add_pass(pass, 0, kernel.lap_us());
+        return status;
+    }
+
     ContextConfig& config_;
 };
 
