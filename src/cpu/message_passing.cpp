@@ -23,6 +23,11 @@ enum { kX = 0, kOut = 1 };
 constexpr int64_t kChunkBytes = 1024;
 // The rows of the edge this many edges ahead are prefetched (random reads of x and out).
 constexpr int64_t kPrefetchEdges = 8;
+// Every task walks all edges (and reads all of dst), so the work splits only from this many
+// threads on, as the rows scatter's plain path does (scatter_slices.cpp): on the loaded 2-core VM,
+// W19 at 2 threads took 115-175 ms split by rows and 126-151 ms split by row elements, one task
+// 85-110 ms.
+constexpr uint32_t kSplitMinTasks = 4;
 
 // values[i] = values[i] * weight for i < n, with the MUL reduction's arithmetic (R: its applier).
 using ScaleFn = void (*)(char* values, int64_t n, const char* weight);
@@ -246,14 +251,18 @@ Status message_passing_cpu(const MessagePlan& plan, TaskRunner& runner, const Ho
     if (plan.out.empty()) return Status();
     SCATTER_RETURN_IF_ERROR(check_message_divisors(plan, g, edges, scale, fill));
 
-    // Tasks split every row's elements at whole cache lines when each gets at least one (no two
-    // tasks share a line of out), else the target rows.
+    // Tasks split the target rows; with fewer rows than threads, every row's elements at whole
+    // cache lines (no two tasks share a line of out). Rows first: a task then reads only its own
+    // edges' rows of x, whole (W19, 2 threads forced to split on the loaded 2-core VM, best of 3
+    // runs of 9: rows 77-122 ms, elements 126-151 ms).
     const int64_t rows = plan.target_rows, inner = plan.inner;
     const int64_t line = std::max<int64_t>(1, 64 / size), lines = (inner + line - 1) / line;
     const uint32_t concurrency = std::min(SCATTER_MAX_THREAD_COUNT, runner.concurrency());
-    const bool split_inner = g.contiguous && lines >= int64_t(concurrency);
-    const uint32_t tasks = std::min<uint32_t>(
-        concurrency, task_count_for(runner, plan.edges * inner, split_inner ? lines : rows));
+    const bool split_inner = rows < int64_t(concurrency) && g.contiguous && lines >= int64_t(concurrency);
+    const uint32_t tasks =
+        concurrency < kSplitMinTasks
+            ? 1
+            : std::min<uint32_t>(concurrency, task_count_for(runner, plan.edges * inner, split_inner ? lines : rows));
     const bool counted = plan.exclude_self || plan.reduction == SCATTER_REDUCTION_MEAN;
     ScratchArray<int64_t> counts(allocator);
     SCATTER_RETURN_IF_ERROR(allocate_target_counts(counts, counted ? rows : 0, split_inner ? tasks : 1, "per-row"));
