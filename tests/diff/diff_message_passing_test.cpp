@@ -24,8 +24,9 @@ MessagePassingCase large(scatter_dtype dtype, Shape data, int64_t sources, int64
     return c;
 }
 
-// 2^15 edge elements and more: tasks split each row's cache lines ([*, 64] f32) or the target
-// rows ([*, 3] and [*]); every reduction, weights, exclude_self, duplicates into two rows.
+// 2^15 edge elements and more, so that 7 threads split the work: the target rows ([700, 64],
+// [3000, 3], [5000], [9, 40]) or, with fewer rows than tasks, each row's cache lines ([3, 512]);
+// every reduction, weights, exclude_self, duplicates into two rows, all edges into one row.
 TEST(DiffMessagePassing, LargeCasesSplitOverThreads) {
     for (scatter_reduction r : {SCATTER_REDUCTION_ADD, SCATTER_REDUCTION_MEAN, SCATTER_REDUCTION_MAX,
                                 SCATTER_REDUCTION_MIN, SCATTER_REDUCTION_NONE}) {
@@ -52,6 +53,14 @@ TEST(DiffMessagePassing, LargeCasesSplitOverThreads) {
     vector.src_indices.out_of_range_rate = 0.1;
     vector.weighted = true;
     vector.run(SCATTER_OK);
+    for (bool weighted : {false, true}) {
+        MessagePassingCase few_rows = large(SCATTER_DTYPE_F32, {3, 512}, 40, 5000);
+        few_rows.weighted = weighted;
+        few_rows.reduction = weighted ? SCATTER_REDUCTION_MEAN : SCATTER_REDUCTION_MAX;
+        few_rows.exclude_self = weighted;
+        few_rows.values.specials = true;
+        few_rows.run(SCATTER_OK);
+    }
     MessagePassingCase one_target = large(SCATTER_DTYPE_F64, {9, 40}, 30, 40000);
     one_target.dst_indices.hot_targets = 1;
     one_target.in_place = true;
