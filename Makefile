@@ -18,6 +18,11 @@ FUZZ_SECONDS ?= 120
 SANITIZER_BUILD_FLAGS = -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_C_FLAGS_RELWITHDEBINFO="-O1 -g1 -DNDEBUG" \
   -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O1 -g1 -DNDEBUG"
 JOBS ?= $(shell nproc)
+# New build trees use Ninja: it compiles the tests' sources while the library's are still
+# compiling (the Makefile generator waits for each target's dependencies first), which left one of
+# the two cores idle behind the two largest kernels' files (CI time). A tree configured before
+# keeps its generator (CMake refuses to change it).
+generator = $(if $(wildcard $(1)/CMakeCache.txt),,-G Ninja)
 CMAKE_FLAGS ?=
 # The sanitizer, fuzz and cross builds embed the shader modules that $(BUILD) compiled, where it
 # has them (cmake/shaders.cmake, SCATTER_SHADERS_FROM_BUILD: about a minute of glslang,
@@ -40,11 +45,11 @@ deps-build:
 	bash scripts/install-deps.sh --build
 
 build: deps
-	cmake -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=Release $(CMAKE_FLAGS)
+	cmake -S . -B $(BUILD) $(call generator,$(BUILD)) -DCMAKE_BUILD_TYPE=Release $(CMAKE_FLAGS)
 	cmake --build $(BUILD) -j $(JOBS)
 
 demo: deps-build
-	cmake -S . -B $(BUILD_DEMO) -DCMAKE_BUILD_TYPE=$(DEMO_BUILD_TYPE) -DSCATTER_BUILD_TESTS=OFF -DSCATTER_BUILD_TOOLS=OFF \
+	cmake -S . -B $(BUILD_DEMO) $(call generator,$(BUILD_DEMO)) -DCMAKE_BUILD_TYPE=$(DEMO_BUILD_TYPE) -DSCATTER_BUILD_TESTS=OFF -DSCATTER_BUILD_TOOLS=OFF \
 	  -DSCATTER_BUILD_EXAMPLES=ON $(CMAKE_FLAGS)
 	cmake --build $(BUILD_DEMO) -j $(JOBS) --target scatter_demo
 	$(BUILD_DEMO)/examples/scatter_demo
@@ -73,7 +78,7 @@ ASAN_TEST_OPTIONS = detect_leaks=1:malloc_context_size=6
 # tests/vulkan/CMakeLists.txt); make test runs those.
 sanitize: deps
 	$(UPDATE_SHADERS)
-	cmake -S . -B $(BUILD_ASAN) $(SANITIZER_BUILD_FLAGS) $(SHADERS_FLAG) $(MESA_CACHE_FLAG) -DSCATTER_SANITIZE=ON \
+	cmake -S . -B $(BUILD_ASAN) $(call generator,$(BUILD_ASAN)) $(SANITIZER_BUILD_FLAGS) $(SHADERS_FLAG) $(MESA_CACHE_FLAG) -DSCATTER_SANITIZE=ON \
 	  -DSCATTER_BUILD_MICRO_BENCHMARKS=OFF $(CMAKE_FLAGS)
 	cmake --build $(BUILD_ASAN) -j $(JOBS)
 	cd $(BUILD_ASAN) && SCATTER_TEST_REQUIRE_VULKAN=1 ASAN_OPTIONS=$(ASAN_TEST_OPTIONS) LSAN_OPTIONS=suppressions=$(CURDIR)/tests/lsan.supp \
@@ -87,7 +92,7 @@ sanitize: deps
 # used from several threads, batches and interop.
 tsan: deps
 	$(UPDATE_SHADERS)
-	cmake -S . -B $(BUILD_TSAN) $(SANITIZER_BUILD_FLAGS) $(SHADERS_FLAG) $(MESA_CACHE_FLAG) -DSCATTER_SANITIZE_THREAD=ON -DSCATTER_BUILD_MICRO_BENCHMARKS=OFF \
+	cmake -S . -B $(BUILD_TSAN) $(call generator,$(BUILD_TSAN)) $(SANITIZER_BUILD_FLAGS) $(SHADERS_FLAG) $(MESA_CACHE_FLAG) -DSCATTER_SANITIZE_THREAD=ON -DSCATTER_BUILD_MICRO_BENCHMARKS=OFF \
 	  -DCMAKE_GTEST_DISCOVER_TESTS_DISCOVERY_MODE=PRE_TEST $(CMAKE_FLAGS)
 	cmake --build $(BUILD_TSAN) -j $(JOBS) --target scatter_unit_tests scatter_diff_random_cpu scatter_diff_large_cpu \
 	  scatter_vulkan_interop scatter_vulkan_atomics scatter_vulkan_basics scatter_vulkan_long_run
@@ -107,7 +112,7 @@ tsan: deps
 # ASan + UBSan in `make sanitize` (CI time).
 fuzz: deps
 	$(UPDATE_SHADERS)
-	CC=clang CXX=clang++ cmake -S . -B $(BUILD_FUZZ) $(SANITIZER_BUILD_FLAGS) $(SHADERS_FLAG) -DSCATTER_SANITIZE=ON \
+	CC=clang CXX=clang++ cmake -S . -B $(BUILD_FUZZ) $(call generator,$(BUILD_FUZZ)) $(SANITIZER_BUILD_FLAGS) $(SHADERS_FLAG) -DSCATTER_SANITIZE=ON \
 	  -DSCATTER_BUILD_FUZZERS=ON -DSCATTER_BUILD_SHARED=OFF -DSCATTER_BUILD_MICRO_BENCHMARKS=OFF \
 	  "-DCMAKE_C_FLAGS=-fsanitize=fuzzer-no-link -fno-sanitize-recover=all" \
 	  "-DCMAKE_CXX_FLAGS=-fsanitize=fuzzer-no-link -fno-sanitize-recover=all" $(CMAKE_FLAGS)

@@ -71,6 +71,15 @@ file(CONFIGURE OUTPUT ${SCATTER_SHADER_GENERATED_DIR}/scatter_enums.glsl CONTENT
 ${scatter_enum_defines}#endif
 " @ONLY)
 
+# The embedded modules carry no debug names (glslang -g0, the same bytes as spirv-opt
+# --strip-debug): 17% of the SPIR-V, 2.6 of the Vulkan library's 20 MB (issue 45); drivers never
+# read them. SCATTER_SHADER_NAMES=ON keeps them, for a GPU debugger's view of the shaders.
+option(SCATTER_SHADER_NAMES "Keep the debug names (OpName) in the embedded SPIR-V modules" OFF)
+set(SCATTER_GLSLANG_DEBUG_FLAG -g0)
+if(SCATTER_SHADER_NAMES)
+  set(SCATTER_GLSLANG_DEBUG_FLAG "")
+endif()
+
 # scatter_compile_shader(<out-var> NAME <name> SOURCE <file.comp> [DEFINES -D...]): glslang once
 # to <name>.spv (validated), then the module embedded as the array scatter_spirv_<name> in <name>.h.
 function(scatter_compile_shader out_var)
@@ -92,7 +101,7 @@ function(scatter_compile_shader out_var)
     # The depfile names the OUTPUT (the module), so included files rebuild it when they change.
     # glslang's output goes to a log, and to the build's output when it fails.
     COMMAND ${CMAKE_COMMAND} -DLOG=${dir}/${ARG_NAME}.log
-            "-DCOMMAND=${SCATTER_GLSLANG};--target-env;vulkan1.1;-I${SCATTER_SHADER_DIR};-I${SCATTER_SHADER_GENERATED_DIR};${ARG_DEFINES};--depfile;${dir}/${ARG_NAME}.d;-o;${spv};${SCATTER_SHADER_DIR}/${ARG_SOURCE}"
+            "-DCOMMAND=${SCATTER_GLSLANG};--target-env;vulkan1.1;${SCATTER_GLSLANG_DEBUG_FLAG};-I${SCATTER_SHADER_DIR};-I${SCATTER_SHADER_GENERATED_DIR};${ARG_DEFINES};--depfile;${dir}/${ARG_NAME}.d;-o;${spv};${SCATTER_SHADER_DIR}/${ARG_SOURCE}"
             -P ${PROJECT_SOURCE_DIR}/cmake/run_logged.cmake
     ${validate}
     DEPENDS ${SCATTER_SHADER_DIR}/${ARG_SOURCE} ${PROJECT_SOURCE_DIR}/cmake/run_logged.cmake

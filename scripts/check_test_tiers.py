@@ -25,6 +25,7 @@ COVERED_BY = {
     "consumer.subproject": "consumer.install_find_package_pkg_config (the installed CMake package and pkg-config)",
     "bindings.rust_downstream_cmake": "bindings.rust_downstream (the same README program on this tree's libscatter.a)",
     "vulkan.long_run_hundred_thousand_calls": "vulkan.LongRun.HundredThousandCalls* (the same with 10 000 calls)",
+    "errors.vulkan_garbage": "errors.vulkan_matrix (GarbageDescriptors with 800 descriptors of another seed)",
 }
 
 OPS = ["elements", "rows", "nd"]

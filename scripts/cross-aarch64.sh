@@ -20,7 +20,9 @@ stage=$PWD/$build/host-headers
 bash scripts/stage-host-headers.sh "$stage"
 
 start=$(date +%s)
-cmake -S . -B "$build" -DCMAKE_BUILD_TYPE=Release \
+# Ninja for a new tree (the Makefile says why); a tree configured before keeps its generator.
+generator=(); [ -f "$build/CMakeCache.txt" ] || generator=(-G Ninja)
+cmake -S . -B "$build" "${generator[@]}" -DCMAKE_BUILD_TYPE=Release \
   -DCMAKE_TOOLCHAIN_FILE="$PWD/cmake/toolchain-aarch64-linux-gnu.cmake" \
   -DVulkanHeaders_DIR="$stage/cmake" -DCLI11_DIR="$stage/cmake" -Dnlohmann_json_DIR="$stage/cmake" \
   -DSCATTER_VOLK_INCLUDE_DIR="$stage/include" -DSCATTER_BUILD_VULKAN_DEVICE_TESTS=OFF \

@@ -29,7 +29,9 @@ stage=$build_dir/host-headers
 bash scripts/stage-host-headers.sh "$stage"
 
 start=$(date +%s)
-cmake -S . -B "$build" -DCMAKE_BUILD_TYPE=Release \
+# Ninja for a new tree (the Makefile says why); a tree configured before keeps its generator.
+generator=(); [ -f "$build/CMakeCache.txt" ] || generator=(-G Ninja)
+cmake -S . -B "$build" "${generator[@]}" -DCMAKE_BUILD_TYPE=Release \
   -DCMAKE_TOOLCHAIN_FILE="$PWD/cmake/toolchain-x86_64-w64-mingw32.cmake" \
   -DSCATTER_BUILD_TOOLS=OFF \
   -DVulkanHeaders_DIR="$stage/cmake" -DCLI11_DIR="$stage/cmake" -Dnlohmann_json_DIR="$stage/cmake" \

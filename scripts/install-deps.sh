@@ -6,21 +6,22 @@
 #   scripts/install-deps.sh --cross-aarch64  only the aarch64 cross compiler, qemu-user, gtest sources
 #   scripts/install-deps.sh --cross-mingw    only the mingw-w64 cross compiler, wine and Xvfb
 set -euo pipefail
-# The library: a C/C++ compiler, CMake, and for the Vulkan backend the headers, volk and glslang
-# (compiles the shaders at build time); lavapipe is the Vulkan device the demo runs on.
+# The library: a C/C++ compiler, CMake and Ninja (the Makefile's generator for new build trees),
+# and for the Vulkan backend the headers, volk and glslang (compiles the shaders at build time);
+# lavapipe is the Vulkan device the demo runs on.
 build_packages=(
-  build-essential cmake pkg-config
+  build-essential cmake ninja-build pkg-config
   libvulkan-dev libvulkan-volk-dev glslang-tools mesa-vulkan-drivers
 )
 # Only the tests, tools and bindings need these: GoogleTest, the CLI's parsers, spirv-val, the
 # validation layer, numpy/pytest/PyTorch (CLI, Python binding, cross-checks), ONNX (its node tests
-# of Gather*, through the CLI), pip/venv/
+# of Gather*, through the CLI), Dask and dask.distributed (scatter.dask, on a local cluster), pip/venv/
 # setuptools/wheel (the Python wheel, built and installed offline), clang (its sanitizer runtime
 # for the UBSan test), mono and nuget (C# binding and its NuGet package).
 test_packages=(
   libgtest-dev libgmock-dev libbenchmark-dev libcli11-dev nlohmann-json3-dev
   spirv-tools vulkan-validationlayers vulkan-tools
-  python3-numpy python3-pytest python3-torch python3-onnx python3-pip python3-venv python3-setuptools python3-wheel
+  python3-numpy python3-pytest python3-torch python3-onnx python3-dask python3-distributed python3-pip python3-venv python3-setuptools python3-wheel
   clang libclang-rt-14-dev
   mono-mcs mono-runtime libmono-system-numerics4.0-cil nuget
 )
@@ -28,8 +29,8 @@ packages=("${build_packages[@]}" "${test_packages[@]}")
 for arg in "$@"; do
   case "$arg" in
     --build) packages=("${build_packages[@]}") ;;
-    --cross-aarch64) packages=(g++-aarch64-linux-gnu qemu-user googletest) ;;
-    --cross-mingw) packages=(g++-mingw-w64-x86-64 binutils-mingw-w64-x86-64 wine64 xvfb xauth) ;;
+    --cross-aarch64) packages=(ninja-build g++-aarch64-linux-gnu qemu-user googletest) ;;
+    --cross-mingw) packages=(ninja-build g++-mingw-w64-x86-64 binutils-mingw-w64-x86-64 wine64 xvfb xauth) ;;
     *) echo "install-deps.sh: unknown option $arg" >&2; exit 2 ;;
   esac
 done

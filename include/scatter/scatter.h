@@ -524,7 +524,10 @@ typedef struct scatter_options {
  *   TYPE_MISMATCH (data/updates/out dtypes differ, indices not I32/I64),
  *   SHAPE_MISMATCH (ranks or shapes that break the op's rules, 0-d data, element counts whose
  *   byte size overflows), INDEX_OUT_OF_RANGE (policy ERROR and an index outside [-s, s)),
- *   UNSUPPORTED (dtype/reduction pair not in the table, a backend lacking a device feature),
+ *   UNSUPPORTED (dtype/reduction pair not in the table, a backend lacking a device feature, a
+ *   compute pipeline the Vulkan driver refused: the message names the shader and the VkResult,
+ *   the device remembers the refusal, and its later calls take a path without that pipeline
+ *   where one exists; an AUTO context runs such host calls on its CPU),
  *   OUT_OF_MEMORY, DEVICE_LOST, INTERNAL.
  * - On failure `out` (and `data`, when in place) is byte-for-byte unchanged.
  * - Thread rule: any thread, concurrently on one context, as long as no two concurrent calls

@@ -475,6 +475,7 @@ Status VulkanDevice::create(int32_t device_index, std::shared_ptr<OwnedInstance>
     if (!self->algorithms.large_shared_memory)  // the test switch: a device with Vulkan's minimum
         self->shared_memory_bytes = std::min<uint32_t>(self->shared_memory_bytes, 16384);
     self->slab_min_words = switches.slab_min_words;
+    self->refuse_pipelines = switches.refuse_pipelines;
     *out = std::move(self);
     return Status();
 }
@@ -544,6 +545,7 @@ Status VulkanDevice::borrow(const BorrowedDevice& b, const DeviceSwitches& switc
     if (!self->algorithms.large_shared_memory)  // the test switch: a device with Vulkan's minimum
         self->shared_memory_bytes = std::min<uint32_t>(self->shared_memory_bytes, 16384);
     self->slab_min_words = switches.slab_min_words;
+    self->refuse_pipelines = switches.refuse_pipelines;
     *out = std::move(self);
     return Status();
 }

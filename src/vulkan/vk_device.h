@@ -103,6 +103,10 @@ public:
     uint32_t looping_groups = 0;      // grid cap of the passes that loop over tiles, 0: none (vk_switches.h)
     uint32_t shared_memory_bytes = 16384;  // maxComputeSharedMemorySize (16 KiB: Vulkan's minimum)
     uint32_t slab_min_words = 0;           // the test switch SCATTER_VULKAN_TEST_SLAB_WORDS (vk_switches.h)
+    std::string refuse_pipelines;          // the test switch SCATTER_VULKAN_TEST_REFUSE_PIPELINES (vk_switches.h)
+    // The paths (1 << VulkanPath) a pipeline of which the driver refused: later calls choose
+    // another (vk_path.h), so a refusal costs one failed call, never a retry per call.
+    std::atomic<uint32_t> refused_paths{0};
     // Counts VkBuffers destroyed (ours, or application buffers unwrapped): a descriptor set
     // written before a destruction may name a handle value that now means another buffer.
     std::atomic<uint64_t> buffer_generation{0};

@@ -19,6 +19,14 @@
 namespace scatter {
 namespace {
 
+// A pipeline refusal (PipelineSet::get's UNSUPPORTED) while recording `path`: the device's later
+// calls choose another path (vk_path.h). Returns `status`.
+Status note_refusal(VulkanDevice& device, VulkanPath path, Status status) {
+    if (status.code() == SCATTER_ERROR_UNSUPPORTED)
+        device.refused_paths.fetch_or(1u << static_cast<unsigned>(path), std::memory_order_relaxed);
+    return status;
+}
+
 uint64_t align_up(uint64_t v, uint64_t a) { return (v + a - 1) / a * a; }
 
 // The bytes of a host tensor's copy in the arena: from its lowest to past its highest byte.
@@ -537,6 +545,7 @@ Status RecordedOperation::record(const OpPlan& plan, VkCommandBuffer cmd, bool a
     device.loop_limit = device_.loop_limit;
     const bool cpu = device_.info.type == SCATTER_DEVICE_TYPE_CPU && device_.algorithms.cpu_caches;
     device.sector_bytes = cpu ? 0 : kGpuSectorBytes;
+    device.refused_paths = device_.refused_paths.load(std::memory_order_relaxed);
     PathAlignment alignment;
     alignment.data_typed = data_.base_byte % std::min<uint32_t>(p.out.element_size, 4) == 0;
     alignment.out_8 = (addressed_ ? out_.address : out_.start) % 8 == 0 && out_.base_byte % 8 == 0;
@@ -676,6 +685,12 @@ Status RecordedOperation::choose_pipelines(Passes* out) const {
                             (p.policy == SCATTER_OUT_OF_RANGE_ERROR && path != VulkanPath::Target && !small);
     const bool uses_copy = !p.in_place && (path == VulkanPath::Atomic || path == VulkanPath::Owner);
     const bool uses_scatter = path != VulkanPath::Atomic && !(path == VulkanPath::Slab && path_.slab_atomics);
+    // A pipeline only this path uses, refused by the driver: later calls on the device choose
+    // another path (index and copy serve every path: their refusal fails the calls, and an AUTO
+    // context runs host tensors on its CPU).
+    auto path_get = [&](const PipelineKey& k, VkPipeline* pipeline) {
+        return note_refusal(device_, path, pipelines_.get(k, pipeline));
+    };
     if (uses_index) SCATTER_RETURN_IF_ERROR(pipelines_.get(key(Shader::Index), &out->index));
     if (uses_copy) {
         PipelineKey copy = key(Shader::Copy);
@@ -685,7 +700,7 @@ Status RecordedOperation::choose_pipelines(Passes* out) const {
     if (path == VulkanPath::Target) {
         PipelineKey buckets = key(Shader::Buckets);
         buckets.subgroups = (features & SCATTER_FEATURE_SUBGROUPS) != 0;
-        SCATTER_RETURN_IF_ERROR(pipelines_.get(buckets, &out->buckets));
+        SCATTER_RETURN_IF_ERROR(path_get(buckets, &out->buckets));
     }
     scatter.one_window = one_window;
     scatter.addresses = addressed;
@@ -700,11 +715,11 @@ Status RecordedOperation::choose_pipelines(Passes* out) const {
     scatter.reduction = reduction;
     const bool mode_constants = device_.algorithms.mode_constants;
     scatter.mode = mode_constants ? int32_t(scatter_mode()) : -1;
-    if (uses_scatter) SCATTER_RETURN_IF_ERROR(pipelines_.get(scatter, &out->scatter));
+    if (uses_scatter) SCATTER_RETURN_IF_ERROR(path_get(scatter, &out->scatter));
     if (path == VulkanPath::Owner && p.reduction == SCATTER_REDUCTION_MEAN && !p.no_updates()) {
         PipelineKey finish = scatter;
         finish.mode = mode_constants ? SCATTER_MODE_FINISH_MEAN : -1;
-        SCATTER_RETURN_IF_ERROR(pipelines_.get(finish, &out->finish_mean));
+        SCATTER_RETURN_IF_ERROR(path_get(finish, &out->finish_mean));
     }
     if (atomic || path_.slab_atomics) {
         PipelineKey atomic_key = key(Shader::Atomic);
@@ -713,7 +728,7 @@ Status RecordedOperation::choose_pipelines(Passes* out) const {
         atomic_key.slab = path_.slab_atomics;
         atomic_key.slab_words = path_.slab_atomics ? path_.slab_words : 0;
         atomic_key.reduction = reduction;
-        SCATTER_RETURN_IF_ERROR(pipelines_.get(atomic_key, &out->atomic));
+        SCATTER_RETURN_IF_ERROR(path_get(atomic_key, &out->atomic));
     }
     return Status();
 }
@@ -753,8 +768,9 @@ Status RecordedOperation::record_target_passes(VkCommandBuffer cmd, VkPipeline b
         binding.buffer = scratch_.allocation.buffer;
         binding.window_bytes = device_.window_bytes;
         binding.one_window = device_.algorithms.one_window && scratch_bytes_ <= device_.window_bytes;
-        SCATTER_RETURN_IF_ERROR(
-            record_radix_sort(device_, pipelines_, cmd, t.sort, binding, true, uint32_t(t.total), timer_));
+        SCATTER_RETURN_IF_ERROR(note_refusal(
+            device_, VulkanPath::Target,
+            record_radix_sort(device_, pipelines_, cmd, t.sort, binding, true, uint32_t(t.total), timer_)));
         bound_pipeline_ = VK_NULL_HANDLE;  // the sort's pipelines (the same set, bound again)
         dispatch(cmd, buckets, SCATTER_MODE_KEY_RANGES, t.items, "key_ranges");
         dispatch(cmd, scatter, apply_mode(), t.apply_invocations, apply_pass_name(), fold_whole_grid());

@@ -141,6 +141,7 @@ int64_t slab_tiles(const OpPlan& p, const SlabTiling& t) {
 const char* slab_refusal(const OpPlan& p, const PathDevice& d, const PathAlignment& a, bool* atomics_out,
                          SlabTiling* tiling_out, uint32_t* words_out, bool* subgroups_out) {
     if (!d.algorithms.slab_path) return "the slab path is switched off";
+    if (path_refused(d, VulkanPath::Slab)) return "the driver refused a pipeline of the slab path";
     if (p.op != OpKind::Elements) return "rows and nd have no slab path";
     if (p.no_updates() || p.out.empty()) return "nothing to scatter";
     // On a GPU, only where it measured faster (an H200, docs/vulkan.md): `none` along the last
@@ -192,6 +193,7 @@ const char* slab_refusal(const OpPlan& p, const PathDevice& d, const PathAlignme
 const char* atomic_refusal(const OpPlan& p, const PathDevice& d, const PathAlignment& a) {
     const scatter_reduction r = p.reduction;
     if (!d.algorithms.atomic_path) return "the atomic path is switched off";
+    if (path_refused(d, VulkanPath::Atomic)) return "the driver refused a pipeline of the atomic path";
     if (p.no_updates()) return "nothing to scatter";
     if (r == SCATTER_REDUCTION_NONE || r == SCATTER_REDUCTION_MEAN) return "`none` and mean have no atomic path";
     const scatter_dtype t = p.data.dtype();
@@ -302,9 +304,10 @@ PathChoice choose_path(const OpPlan& p, const PathDevice& d, const PathAlignment
     const bool data_ok = none || p.in_place || a.data_typed;
     const bool target_fits = d.algorithms.target_path && !p.no_updates() && data_ok && cursor <= windows_words &&
                              cursor <= uint64_t(INT32_MAX);
+    const bool target_ok = target_fits && !path_refused(d, VulkanPath::Target);
 
     // The small path: the tiny `none` calls, in one workgroup (it stands in for the target path).
-    if (target_fits && small_none(p)) {
+    if (target_fits && small_none(p) && !path_refused(d, VulkanPath::Small)) {
         c.path = VulkanPath::Small;
         c.why = "elements `none` small enough for one workgroup";
         return c;
@@ -338,7 +341,7 @@ PathChoice choose_path(const OpPlan& p, const PathDevice& d, const PathAlignment
         c.scratch_words = tables + (float_max_min(p) ? uint64_t(p.out.element_count) : 0);
         return c;
     }
-    if (target_fits) {
+    if (target_ok) {
         c.path = VulkanPath::Target;
         c.why = slices ? "rows and nd sort their slices by target row" : no_slab;
         c.target = t;
@@ -348,6 +351,7 @@ PathChoice choose_path(const OpPlan& p, const PathDevice& d, const PathAlignment
     c.path = VulkanPath::Owner;
     c.why = !d.algorithms.target_path ? "the target path is switched off"
             : p.no_updates()          ? "nothing to scatter: a copy"
+            : target_fits             ? "the driver refused a pipeline of the target path"
             : !data_ok                ? "data is not aligned for typed reads"
                                       : "the target path's tables exceed scratch";
     c.counts_at = tables;

@@ -36,7 +36,13 @@ struct PathDevice {
     uint32_t slab_min_words = 0;           // the slab table's least size (a test switch, vk_switches.h)
     uint32_t loop_limit = 0;               // loop iterations per invocation, 0: none
     uint32_t sector_bytes = 0;             // a GPU's memory transaction granularity; 0: a CPU device
+    uint32_t refused_paths = 0;            // 1 << VulkanPath of paths whose pipelines the driver refused
 };
+
+// Whether the driver refused a pipeline of `path` on this device (VulkanDevice::refused_paths).
+inline bool path_refused(const PathDevice& d, VulkanPath path) {
+    return (d.refused_paths >> static_cast<unsigned>(path)) & 1u;
+}
 
 // What the choice needs from the bindings: typed (word) reads of data need its elements
 // naturally aligned; 64-bit atomics need out 8-aligned.

@@ -1,6 +1,7 @@
 #include "vulkan/vk_pipelines.h"
 
 #include "vulkan/shader_registry.h"
+#include "vulkan/vk_result.h"
 
 #include "scatter_shared.h"
 
@@ -93,6 +94,30 @@ Status PipelineSet::init(const void* initial_cache, size_t initial_cache_size) {
     return Status();
 }
 
+namespace {
+
+// Running out of memory and a lost device are the call's own failures (tried again next call);
+// any other failure to create a module or pipeline is the driver refusing this one.
+bool refusal_result(VkResult r) {
+    return r != VK_SUCCESS && r != VK_ERROR_OUT_OF_HOST_MEMORY && r != VK_ERROR_OUT_OF_DEVICE_MEMORY &&
+           r != VK_ERROR_DEVICE_LOST;
+}
+
+}  // namespace
+
+Status PipelineSet::refuse(const PipelineKey& key, const std::string& name, int32_t result, const char* call) {
+    refused_[key] = result;
+    if (result == VK_SUCCESS)
+        return make_error(SCATTER_ERROR_UNSUPPORTED,
+                          "the Vulkan driver refused the pipeline of shader %s (%s returned VK_SUCCESS and a null "
+                          "handle), so this device's later calls avoid it",
+                          name.c_str(), call);
+    return make_error(SCATTER_ERROR_UNSUPPORTED,
+                      "the Vulkan driver refused the pipeline of shader %s (%s returned %s), so this device's later "
+                      "calls avoid it",
+                      name.c_str(), call, vk_result_name(result));
+}
+
 Status PipelineSet::get(const PipelineKey& key, VkPipeline* out) {
     std::lock_guard<std::mutex> lock(mutex_);
     auto found = pipelines_.find(key);
@@ -101,14 +126,23 @@ Status PipelineSet::get(const PipelineKey& key, VkPipeline* out) {
         return Status();
     }
     const std::string name = module_name(key);
+    auto refused = refused_.find(key);
+    if (refused != refused_.end())
+        return make_error(SCATTER_ERROR_UNSUPPORTED,
+                          "the Vulkan driver refused the pipeline of shader %s earlier on this device (%s), and it "
+                          "is not asked again",
+                          name.c_str(), refused->second == VK_SUCCESS ? "a null handle" : vk_result_name(refused->second));
     const ShaderCode* code = find_shader_code(name.c_str());
     if (code == nullptr) return make_error(SCATTER_ERROR_INTERNAL, "no embedded shader named %s", name.c_str());
+    const InjectedRefusal injected = injected_refusal(device_.refuse_pipelines, name.c_str());
     auto module_info = vk_struct<VkShaderModuleCreateInfo>(VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO);
     module_info.codeSize = code->size_bytes;
     module_info.pCode = code->words;
     VkShaderModule module = VK_NULL_HANDLE;
-    SCATTER_VK_CHECK(device_.vk.vkCreateShaderModule(device_.device, &module_info, nullptr, &module),
-                     "vkCreateShaderModule");
+    const VkResult module_result = device_.vk.vkCreateShaderModule(device_.device, &module_info, nullptr, &module);
+    if (refusal_result(module_result)) return refuse(key, name, module_result, "vkCreateShaderModule");
+    SCATTER_VK_CHECK(module_result, "vkCreateShaderModule");
+    if (module == VK_NULL_HANDLE) return refuse(key, name, VK_SUCCESS, "vkCreateShaderModule");
     auto info = vk_struct<VkComputePipelineCreateInfo>(VK_STRUCTURE_TYPE_COMPUTE_PIPELINE_CREATE_INFO);
     info.stage.sType = VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO;
     info.stage.stage = VK_SHADER_STAGE_COMPUTE_BIT;
@@ -145,9 +179,18 @@ Status PipelineSet::get(const PipelineKey& key, VkPipeline* out) {
     info.layout = layout_;
     if (device_.pipeline_stats) info.flags |= VK_PIPELINE_CREATE_CAPTURE_STATISTICS_BIT_KHR;
     VkPipeline pipeline = VK_NULL_HANDLE;
-    VkResult r = device_.vk.vkCreateComputePipelines(device_.device, cache_, 1, &info, nullptr, &pipeline);
+    VkResult r = VK_ERROR_UNKNOWN;  // the test switch's refusal (vk_switches.h), in the driver's place
+    if (injected == InjectedRefusal::None)
+        r = device_.vk.vkCreateComputePipelines(device_.device, cache_, 1, &info, nullptr, &pipeline);
+    else if (injected == InjectedRefusal::NullHandle)
+        r = VK_SUCCESS;
     device_.vk.vkDestroyShaderModule(device_.device, module, nullptr);
+    if (refusal_result(r)) {
+        if (pipeline != VK_NULL_HANDLE) device_.vk.vkDestroyPipeline(device_.device, pipeline, nullptr);
+        return refuse(key, name, r, "vkCreateComputePipelines");
+    }
     if (r != VK_SUCCESS) return vk_error(r, "vkCreateComputePipelines");
+    if (pipeline == VK_NULL_HANDLE) return refuse(key, name, VK_SUCCESS, "vkCreateComputePipelines");
     if (device_.pipeline_stats) print_pipeline_statistics(device_, pipeline, name, key);
     pipelines_[key] = pipeline;
     *out = pipeline;

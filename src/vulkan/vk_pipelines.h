@@ -8,6 +8,7 @@
 
 #include <map>
 #include <mutex>
+#include <string>
 #include <vector>
 
 namespace scatter {
@@ -25,6 +26,10 @@ public:
     Status init(const void* initial_cache, size_t initial_cache_size);
 
     // The pipeline `key` names (vk_pipeline_key.h), created on first use. Thread-safe.
+    // A driver that refuses it (any failure of vkCreateShaderModule or vkCreateComputePipelines
+    // but running out of memory or losing the device, or a null handle) gets UNSUPPORTED naming
+    // the module and the VkResult; the refusal is remembered, so a later request for the same
+    // pipeline fails at once without asking the driver again (UNSUPPORTED is get's refusal only).
     Status get(const PipelineKey& key, VkPipeline* out);
     Status export_cache(std::vector<uint8_t>* out);
 
@@ -38,6 +43,9 @@ private:
     VkPipelineCache cache_ = VK_NULL_HANDLE;
     std::mutex mutex_;
     std::map<PipelineKey, VkPipeline> pipelines_;
+    std::map<PipelineKey, int32_t> refused_;  // the VkResult of each refusal (VK_SUCCESS: a null handle)
+
+    Status refuse(const PipelineKey& key, const std::string& name, int32_t result, const char* call);
 };
 
 }  // namespace scatter

@@ -49,6 +49,28 @@ Status switches_from_environment(DeviceSwitches* out) {
     SCATTER_RETURN_IF_ERROR(read_number("SCATTER_VULKAN_TEST_SLAB_WORDS", 1, 1ull << 16, false, &n));
     s.slab_min_words = uint32_t(n);
     s.pipeline_stats = switch_value_on(std::getenv("SCATTER_VULKAN_PIPELINE_STATS"));
+    if (const char* refuse = std::getenv("SCATTER_VULKAN_TEST_REFUSE_PIPELINES")) {
+        // Each entry a module-name prefix ([a-z0-9_]+, or "all"), optionally "=null".
+        const std::string list(refuse);
+        size_t begin = 0;
+        while (begin <= list.size()) {
+            size_t end = list.find(',', begin);
+            if (end == std::string::npos) end = list.size();
+            std::string entry = list.substr(begin, end - begin);
+            const size_t equals = entry.find('=');
+            const bool bad_suffix = equals != std::string::npos && entry.substr(equals) != "=null";
+            const std::string prefix = entry.substr(0, equals);
+            bool bad_name = prefix.empty();
+            for (char c : prefix) bad_name |= !(std::islower(static_cast<unsigned char>(c)) || std::isdigit(static_cast<unsigned char>(c)) || c == '_');
+            if (bad_suffix || bad_name)
+                return make_error(SCATTER_ERROR_INVALID_ARGUMENT,
+                                  "SCATTER_VULKAN_TEST_REFUSE_PIPELINES = \"%s\" must list module-name prefixes, "
+                                  "each optionally followed by =null",
+                                  refuse);
+            begin = end + 1;
+        }
+        s.refuse_pipelines = list;
+    }
     const char* env = std::getenv("SCATTER_VULKAN_DISABLE_FEATURES");
     if (env != nullptr) SCATTER_RETURN_IF_ERROR(hide_features(env, &s));
     *out = s;
@@ -107,6 +129,22 @@ Status hide_features(const char* list_text, DeviceSwitches* out) {
         begin = end + 1;
     }
     return Status();
+}
+
+InjectedRefusal injected_refusal(const std::string& list, const char* name) {
+    const std::string module(name);
+    size_t begin = 0;
+    while (!list.empty() && begin <= list.size()) {
+        size_t end = list.find(',', begin);
+        if (end == std::string::npos) end = list.size();
+        const std::string entry = list.substr(begin, end - begin);
+        const size_t equals = entry.find('=');
+        const std::string prefix = entry.substr(0, equals);
+        if (prefix == "all" || module.compare(0, prefix.size(), prefix) == 0)
+            return equals == std::string::npos ? InjectedRefusal::Error : InjectedRefusal::NullHandle;
+        begin = end + 1;
+    }
+    return InjectedRefusal::None;
 }
 
 }  // namespace scatter

@@ -25,6 +25,7 @@
 #include "core/status.h"
 
 #include <cstdint>
+#include <string>
 
 namespace scatter {
 
@@ -98,12 +99,23 @@ struct DeviceSwitches {
     // words (the size class at or above it, up to what the device holds); a diagnostic for GPU
     // sessions, so that the same call runs with more shared memory per workgroup.
     uint32_t slab_min_words = 0;
+    // SCATTER_VULKAN_TEST_REFUSE_PIPELINES: module-name prefixes ("scatter_f32,copy") whose
+    // pipelines the driver is made to refuse (vkCreateComputePipelines answers VK_ERROR_UNKNOWN,
+    // or, with "=null" after a prefix, VK_SUCCESS and a null handle; "all" matches every module),
+    // as mobile drivers refuse single pipelines; a test switch (vk_pipelines.h).
+    std::string refuse_pipelines;
 
     bool operator==(const DeviceSwitches& o) const {
         return hidden_features == o.hidden_features && algorithms == o.algorithms && window_cap == o.window_cap &&
-               pipeline_stats == o.pipeline_stats && max_groups == o.max_groups && slab_min_words == o.slab_min_words;
+               pipeline_stats == o.pipeline_stats && max_groups == o.max_groups && slab_min_words == o.slab_min_words &&
+               refuse_pipelines == o.refuse_pipelines;
     }
 };
+
+// How the test switch SCATTER_VULKAN_TEST_REFUSE_PIPELINES (`list`) makes the driver answer a
+// request for module `name`: not at all (None), an error, or success with a null handle. Pure.
+enum class InjectedRefusal { None, Error, NullHandle };
+InjectedRefusal injected_refusal(const std::string& list, const char* name);
 
 // The switches in the environment, read where a device is created (once per device). A value
 // that is not a switch, or a number out of its range, is INVALID_ARGUMENT naming it: a misspelt

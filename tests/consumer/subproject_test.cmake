@@ -1,16 +1,20 @@
 # Builds tests/consumer/engine, a parent project that takes libscatter from source, twice:
-#   1. add_subdirectory(<source tree>), parent build type Debug, Vulkan backend on;
+#   1. add_subdirectory(<source tree>), parent build type Debug, Vulkan backend on, with the
+#      shader modules of the build tree that runs the test (SCATTER_SHADERS_FROM_BUILD, an option
+#      a parent may set too: glslang took 200 of this test's 274 s; the top-level builds compile
+#      them from source);
 #   2. FetchContent from a tarball of the source tree (a local file: no network), no parent
 #      build type, CPU-only (SCATTER_ENABLE_VULKAN=OFF set by the parent).
 # Each time: GoogleTest, CLI11, nlohmann_json and Python are hidden from find_package (a library
 # build must not look for them), the parent's build type stays as it was, the only targets
 # besides the engine's are libscatter's own (scatter*, no gtest), and the engine runs.
 #   cmake -DSOURCE_DIR=<libscatter> -DWORK_DIR=<scratch> -DENGINE_DIR=<engine project>
-#         -DC_COMPILER=<cc> -DCXX_COMPILER=<c++> [-DSANITIZE_FLAGS=<flags>] -P subproject_test.cmake
+#         -DC_COMPILER=<cc> -DCXX_COMPILER=<c++> -DSHADERS_FROM_BUILD=<build tree>
+#         [-DSANITIZE_FLAGS=<flags>] -P subproject_test.cmake
 
 cmake_policy(VERSION 3.20)
 
-foreach(var SOURCE_DIR WORK_DIR ENGINE_DIR C_COMPILER CXX_COMPILER)
+foreach(var SOURCE_DIR WORK_DIR ENGINE_DIR C_COMPILER CXX_COMPILER SHADERS_FROM_BUILD)
   if(NOT DEFINED ${var})
     message(FATAL_ERROR "subproject_test.cmake needs -D${var}=...")
   endif()
@@ -45,7 +49,7 @@ foreach(mode add_subdirectory FetchContent)
   set(build "${WORK_DIR}/${mode}")
   if(mode STREQUAL "add_subdirectory")
     set(mode_args -DENGINE_SCATTER_FROM=add_subdirectory "-DENGINE_SCATTER_SOURCE=${SOURCE_DIR}"
-        -DCMAKE_BUILD_TYPE=Debug)
+        -DCMAKE_BUILD_TYPE=Debug "-DSCATTER_SHADERS_FROM_BUILD=${SHADERS_FROM_BUILD}")
     set(expected_build_type Debug)
     set(engine_args "")
   else()
@@ -100,7 +104,8 @@ foreach(mode add_subdirectory FetchContent)
     endif()
   endforeach()
 
-  run_checked("building the engine (${mode})" "${CMAKE_COMMAND}" --build "${build}")
+  # Both cores: ctest starts this test first (COST), and the rest of the long tier is shorter.
+  run_checked("building the engine (${mode})" "${CMAKE_COMMAND}" --build "${build}" --parallel 2)
   run_checked("running the engine (${mode})" "${build}/engine" ${engine_args})
   message(STATUS "${mode}: ${last_output}")
 endforeach()

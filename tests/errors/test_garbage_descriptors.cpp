@@ -222,6 +222,12 @@ uint64_t iterations() {
     return env ? std::strtoull(env, nullptr, 10) : 20000;
 }
 
+// SCATTER_GARBAGE_SEED: another seed draws other descriptors (the long tier's run).
+uint64_t seed() {
+    const char* env = std::getenv("SCATTER_GARBAGE_SEED");
+    return env ? std::strtoull(env, nullptr, 10) : 12345;
+}
+
 TEST(GarbageDescriptors, NeverCrashAndFailuresChangeNothing) {
     ContextPtr context = make_test_context(2);
     scatter_buffer buffer = nullptr;
@@ -229,7 +235,7 @@ TEST(GarbageDescriptors, NeverCrashAndFailuresChangeNothing) {
     std::vector<uint8_t> arena(kArenaBytes);
     std::vector<uint8_t> buffer_bytes(kBufferBytes), buffer_after(kBufferBytes);
     std::map<std::string, int> histogram;
-    Garbage g(12345);
+    Garbage g(seed());
     auto descriptors = std::make_unique<Descriptors>();
     // Small values (in every index dtype's range) in every 8-byte word of the arena; a few
     // variants, copied in before each call.
@@ -282,7 +288,7 @@ TEST(GarbageDescriptors, MessagePassingNeverCrashesAndFailuresChangeNothing) {
     std::vector<uint8_t> arena(kArenaBytes), filling(kArenaBytes);
     std::vector<uint8_t> buffer_bytes(kBufferBytes), buffer_after(kBufferBytes);
     std::map<std::string, int> histogram;
-    Garbage g(6789);
+    Garbage g(seed() + 1);
     for (size_t i = 0; i < kArenaBytes; i += 8) {
         const int64_t value = g.uniform(-5, 5);
         std::memcpy(&filling[i], &value, 8);
@@ -342,7 +348,8 @@ TEST(GarbageDescriptors, MessagePassingNeverCrashesAndFailuresChangeNothing) {
     scatter_backend backend = SCATTER_BACKEND_CPU;
     ASSERT_EQ(scatter_context_backend(context.get(), &backend), SCATTER_OK);
     const char* reached = backend == SCATTER_BACKEND_VULKAN ? "SCATTER_ERROR_UNSUPPORTED" : "SCATTER_OK";
-    EXPECT_GT(histogram[reached], static_cast<int>(iterations() / 4 / 50));
+    // Calls that pass validation are a few percent: counted only over enough of them.
+    if (iterations() / 4 >= 250) EXPECT_GT(histogram[reached], static_cast<int>(iterations() / 4 / 50));
     EXPECT_EQ(histogram["SCATTER_ERROR_INTERNAL"], 0);
 }
 

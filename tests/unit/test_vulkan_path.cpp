@@ -703,5 +703,36 @@ TEST(VulkanSwitches, UnknownNamesAreRefused) {
     EXPECT_TRUE(hide_features("", &s).ok());
 }
 
+// Issue 45: a path whose pipeline the driver refused is skipped, each in the order of the paths.
+TEST(VulkanPath, RefusedPathsAreSkippedInOrder) {
+    PathDevice d = nvidia_any_slab();
+    auto refuse = [&](VulkanPath path) { d.refused_paths |= 1u << static_cast<unsigned>(path); };
+    const OpPlan tiny = elements(SCATTER_DTYPE_F32, {8, 8}, {2, 8}, 0, SCATTER_REDUCTION_NONE);
+    EXPECT_EQ(choose(tiny, d).path, VulkanPath::Small);
+    refuse(VulkanPath::Small);
+    PathChoice c = choose(tiny, d);
+    EXPECT_EQ(c.path, VulkanPath::Slab) << c.why;
+    refuse(VulkanPath::Slab);
+    c = choose(tiny, d);
+    EXPECT_EQ(c.path, VulkanPath::Target) << c.why;
+    const OpPlan add = rows(SCATTER_DTYPE_I32, 1000, 16, 5000, SCATTER_REDUCTION_ADD);
+    EXPECT_EQ(choose(add, d).path, VulkanPath::Atomic);
+    refuse(VulkanPath::Atomic);
+    EXPECT_EQ(choose(add, d).path, VulkanPath::Target);
+    refuse(VulkanPath::Target);
+    c = choose(add, d);
+    EXPECT_EQ(c.path, VulkanPath::Owner);
+    EXPECT_NE(std::string(c.why).find("refused"), std::string::npos) << c.why;
+}
+
+TEST(VulkanSwitches, RefusalsAreInjectedByModulePrefix) {
+    EXPECT_EQ(injected_refusal("", "scatter_f32"), InjectedRefusal::None);
+    EXPECT_EQ(injected_refusal("copy,scatter_f3", "scatter_f32_sb"), InjectedRefusal::Error);
+    EXPECT_EQ(injected_refusal("copy,scatter_f3", "scatter_f64"), InjectedRefusal::None);
+    EXPECT_EQ(injected_refusal("index=null", "index_ad"), InjectedRefusal::NullHandle);
+    EXPECT_EQ(injected_refusal("all", "radix_sort_d4"), InjectedRefusal::Error);
+    EXPECT_EQ(injected_refusal("gather_ss", "gather"), InjectedRefusal::None);
+}
+
 }  // namespace
 }  // namespace scatter

@@ -10,7 +10,8 @@ Functions: :func:`elements`, :func:`rows`, :func:`nd` (the three operations), th
 :func:`gather_elements`, :func:`gather_rows`, :func:`gather_nd` (``torch.gather`` /
 ``numpy.take_along_axis``, ``torch.index_select`` / ``numpy.take``, ``tf.gather_nd``) and
 :func:`message_passing` (gather, scale and scatter-reduce along graph edges in one pass) and
-:func:`devices`. Classes: :class:`Context` (backend, device, threads, log hook), :class:`Buffer`
+:func:`devices`; :mod:`scatter.dask` runs the three operations on Dask arrays, bitwise equal
+to one call (it imports Dask; ``import scatter`` does not). Classes: :class:`Context` (backend, device, threads, log hook), :class:`Buffer`
 and :class:`DeviceArray` (memory owned by a context). Every failure raises a subclass of
 :class:`ScatterError` that is also the matching builtin (``IndexOutOfRangeError`` is an
 ``IndexError``, ``TypeMismatchError`` a ``TypeError``, ...).

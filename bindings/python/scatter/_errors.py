@@ -16,6 +16,11 @@ class ScatterError(Exception):
         self.message = message
         super().__init__(f"{self.status}: {message}")
 
+    def __reduce__(self):
+        # Pickled (Dask's worker processes, multiprocessing) with the library's sentence only, so
+        # the copy's text is the original's, not the status named twice.
+        return (type(self), (self.message, self.status))
+
 
 def _status_class(class_name, status_name, builtin=None):
     bases = (ScatterError,) if builtin is None else (ScatterError, builtin)

@@ -97,3 +97,11 @@ def test_every_status_has_its_class():
     assert isinstance(error_for_status(8, ""), scatter.DeviceLostError)
     assert isinstance(error_for_status(9, ""), scatter.InternalError)
     assert error_for_status(1234, "x").status.startswith("SCATTER_STATUS_UNKNOWN")
+
+
+def test_errors_pickle_with_their_text_once():
+    import pickle
+    error = scatter.IndexOutOfRangeError("indices[1] = 9 is outside [-3, 3) on axis 0")
+    copy = pickle.loads(pickle.dumps(error))
+    assert type(copy) is scatter.IndexOutOfRangeError and isinstance(copy, IndexError)
+    assert str(copy) == str(error) and copy.message == error.message and copy.status == error.status
