@@ -7,7 +7,8 @@ twice: out of place (a fresh output each call) and in place into a warm output r
 Effective GB/s counts the same bytes as `scatter bench`: data read + output written + indices read
 + updates read; for a gather (W17, W18), the gathered elements read + output written + indices
 read; for message passing (W19), data read + output written + src and dst read + one row of x read
-per edge. W7 (latency) is reported as microseconds per call.
+per edge; for a backward (W20), data, out and grad_out read and grad_data written + indices and
+updates read and grad_updates written. W7 (latency) is reported as microseconds per call.
 
 usage: peers_torch.py [--workload W1,W2|all] [--threads 1,2] [--repeat K] [--device cpu|cuda] [--json]
 
@@ -26,6 +27,7 @@ import warnings
 import torch
 
 warnings.filterwarnings("ignore", message="index_reduce.*beta")
+warnings.filterwarnings("ignore", message="scatter_reduce.*beta")
 
 TABLE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "workloads.json")
 DTYPES = {"f32": torch.float32, "f64": torch.float64, "i32": torch.int32, "i64": torch.int64}
@@ -109,7 +111,31 @@ def make_inputs(workload):
         return data, indices, None
     low, high = workload.get("updates_range", (-1e6, 1e6) if integer else (0, 1))
     updates = random_tensor(generator, dtype, workload["updates"], low, high)
+    if workload.get("ties"):  # values 0 .. ties-1 only: many equal values (max/min ties)
+        data = data.mul(workload["ties"]).floor()
+        updates = updates.mul(workload["ties"]).floor()
     return data, indices, updates
+
+
+def backward_peer_calls(workload, data, indices, updates):
+    """PyTorch's autograd backward through the forward (elements: scatter_reduce with
+    include_self=True), the forward run once outside the timing with retain_graph, each call
+    one out.backward(grad_out) into fresh .grad tensors."""
+    if workload["op"] != "elements":
+        raise SystemExit(f"{workload['id']}: no PyTorch peer for the backward of {workload['op']}")
+    name = {"add": "sum", "mul": "prod", "max": "amax", "min": "amin", "mean": "mean"}[workload["reduction"]]
+    axis = workload["axis"]
+    generator = torch.Generator().manual_seed(1)
+    grad_out = torch.rand(data.shape, generator=generator, dtype=data.dtype).to(data.device)
+    leaf_data = data.clone().requires_grad_(True)
+    leaf_updates = updates.clone().requires_grad_(True)
+    out = leaf_data.scatter_reduce(axis, indices, leaf_updates, name, include_self=True)
+
+    def backward():
+        leaf_data.grad = leaf_updates.grad = None
+        out.backward(grad_out, retain_graph=True)
+
+    return [(f"autograd backward of scatter_reduce({name}, include_self=True)", backward)]
 
 
 def gather_peer_calls(workload, data, indices):
@@ -163,6 +189,8 @@ def moved_bytes(workload, data, indices, updates):
         src, dst = indices
         row_bytes = tensor_bytes(updates) // updates.shape[0]
         return 2 * tensor_bytes(data) + tensor_bytes(src) + tensor_bytes(dst) + src.numel() * row_bytes
+    if workload.get("backward"):
+        return 4 * tensor_bytes(data) + tensor_bytes(indices) + 2 * tensor_bytes(updates)
     if updates is not None:
         return 2 * tensor_bytes(data) + tensor_bytes(indices) + tensor_bytes(updates)
     axis = workload["axis"] % data.dim()
@@ -185,6 +213,8 @@ def peer_calls(workload, data, indices, updates):
         return gather_peer_calls(workload, data, indices)
     if workload["op"] == "message_passing":
         return message_passing_peer_calls(workload, data, indices, updates)
+    if workload.get("backward"):
+        return backward_peer_calls(workload, data, indices, updates)
     op, reduction, axis = workload["op"], workload["reduction"], workload["axis"]
     out = data.clone()
     if op == "elements" and reduction == "none":

@@ -2,7 +2,8 @@
 // moving the same number of bytes, timed in the same run: a host memcpy on the CPU backend, a
 // device buffer copy (scatter_buffer_copy, a vkCmdCopyBuffer) on Vulkan. The gather workloads run
 // on both backends (not in batches: a batch records scatters only); message passing (W19) runs on
-// the CPU (Vulkan refuses it).
+// the CPU (Vulkan refuses it); the backward workloads (W20) on host tensors only (the Vulkan
+// backend has no backward kernels: AUTO runs them on the CPU).
 #include "bench_workloads.h"
 #include "cli_error.h"
 #include "commands.h"
@@ -74,6 +75,19 @@ OpFunction op_function(ScatterOp op) {
     return nullptr;
 }
 
+using BackwardFunction = scatter_status (*)(scatter_context, const scatter_tensor*, const scatter_tensor*,
+                                            const scatter_tensor*, const scatter_tensor*, const scatter_tensor*,
+                                            const scatter_options*, const scatter_tensor*, const scatter_tensor*);
+
+BackwardFunction backward_function(ScatterOp op) {
+    switch (op) {
+    case ScatterOp::elements: return &scatter_elements_backward;
+    case ScatterOp::rows: return &scatter_rows_backward;
+    case ScatterOp::nd: return &scatter_nd_backward;
+    }
+    return nullptr;
+}
+
 using GatherFunction = scatter_status (*)(scatter_context, const scatter_tensor*, const scatter_tensor*,
                                           const scatter_gather_options*, const scatter_tensor*);
 
@@ -96,7 +110,9 @@ struct Result {
     const Workload* workload;
     Timing scatter, copy;
     // scatter: data read + out written + indices read + updates read; gather: the gathered
-    // elements read + out written (each out's size) + indices read
+    // elements read + out written (each out's size) + indices read; backward: data, out and
+    // grad_out read, grad_data written (each data's size) + indices + updates read and
+    // grad_updates written (each updates' size)
     uint64_t bytes;
     size_t misalign = 0;  // host tensors' start past a 64-byte boundary
     bool device_copy = false;  // copy timed on the device (Vulkan), else a host memcpy
@@ -138,6 +154,8 @@ Result bench_workload(scatter_context context, const Workload& workload, const B
     scatter_tensor x = host_tensor(workload.dtype, workload.x_shape, inputs.updates.data());
     scatter_tensor dst = host_tensor(SCATTER_DTYPE_I64, workload.indices_shape, inputs.dst.data());
     std::unique_ptr<ResidentBuffer> buffers[6];
+    if (workload.backward && (resident || batch > 0))
+        throw CliError(SCATTER_ERROR_UNSUPPORTED, workload.id + " is a backward call, which runs on host tensors only");
     if (resident && workload.message_passing) {
         buffers[4] = std::make_unique<ResidentBuffer>(context, inputs.updates);
         buffers[5] = std::make_unique<ResidentBuffer>(context, inputs.dst);
@@ -165,10 +183,25 @@ Result bench_workload(scatter_context context, const Workload& workload, const B
     const GatherFunction gather = gather_function(workload.op);
     scatter_message_passing_options message_options = SCATTER_MESSAGE_PASSING_OPTIONS_INIT;
     message_options.reduction = workload.reduction;
-    // One call of the workload: its scatter, its gather or its message passing.
+    // Backward: the forward's result once, then grad_data and grad_updates from grad_out.
+    HostBytes grad_data, grad_updates;
+    scatter_tensor grad_out = host_tensor(workload.dtype, workload.data_shape, inputs.grad_out.data());
+    scatter_tensor grad_data_tensor = out_tensor, grad_updates_tensor = updates;
+    if (workload.backward) {
+        check_status(scatter_function(context, &data, &indices, &updates, &scatter_op_options, &out_tensor));
+        grad_data = HostBytes(inputs.data.size(), options.misalign);
+        grad_updates = HostBytes(inputs.updates.size(), options.misalign);
+        grad_data_tensor.data = grad_data.data();
+        grad_updates_tensor.data = grad_updates.data();
+    }
+    const BackwardFunction backward = backward_function(workload.op);
+    // One call of the workload: its scatter, its gather, its message passing or its backward.
     const std::function<scatter_status()> op = [&] {
         if (workload.message_passing)
             return scatter_message_passing(context, &data, &x, &indices, &dst, nullptr, &message_options, &out_tensor);
+        if (workload.backward)
+            return backward(context, &data, &indices, &updates, &out_tensor, &grad_out, &scatter_op_options,
+                            &grad_data_tensor, &grad_updates_tensor);
         return workload.gather ? gather(context, &data, &indices, &gather_options, &out_tensor)
                                : scatter_function(context, &data, &indices, &updates, &scatter_op_options, &out_tensor);
     };
@@ -181,6 +214,7 @@ Result bench_workload(scatter_context context, const Workload& workload, const B
     result.bytes = workload.gather            ? 2 * out.size() + inputs.indices.size()
                    : workload.message_passing ? 2 * inputs.data.size() + 2 * inputs.indices.size() +
                                                     element_count(workload.indices_shape) * row_bytes
+                   : workload.backward        ? 4 * inputs.data.size() + inputs.indices.size() + 2 * inputs.updates.size()
                                               : 2 * inputs.data.size() + inputs.indices.size() + inputs.updates.size();
     const int calls = workload.latency ? kLatencyCallsPerSample : 1;
     if (batch > 0) {
@@ -219,6 +253,8 @@ Result bench_workload(scatter_context context, const Workload& workload, const B
         result.profiled = true;
     }
     for (auto& b : buffers) b.reset();
+    grad_data = HostBytes();
+    grad_updates = HostBytes();
 
     // The same traffic as a copy: half the bytes read, half written.
     inputs = WorkloadInputs();
@@ -334,6 +370,13 @@ int bench_command(const BenchOptions& options) {
             // Part of "all" only where it can run; named, it fails with the library's UNSUPPORTED.
             std::fprintf(stderr, "%s skipped: the Vulkan backend does not run message passing yet\n",
                          workload->id.c_str());
+            continue;
+        }
+        if (workload->backward && backend == SCATTER_BACKEND_VULKAN && options.context.backend != SCATTER_BACKEND_AUTO) {
+            if (named)
+                throw CliError(SCATTER_ERROR_UNSUPPORTED,
+                               workload->id + " is a backward call; the Vulkan backend has no backward kernels");
+            std::fprintf(stderr, "%s skipped: the Vulkan backend has no backward kernels\n", workload->id.c_str());
             continue;
         }
         const Result result = bench_workload(context.get(), *workload, options, backend == SCATTER_BACKEND_VULKAN);

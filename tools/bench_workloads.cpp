@@ -120,7 +120,13 @@ Workload parse_workload(const nlohmann::json& row) {
         workload.updates_shape = row.at("updates").get<std::vector<int64_t>>();
         workload.out_shape = workload.data_shape;
     }
+    workload.backward = row.value("backward", false);
+    if (workload.backward && workload.gather)
+        throw std::logic_error("workload table: " + workload.id + ": backward is for scatter workloads");
+    workload.ties = row.value("ties", int64_t(0));
     const bool is_integer = workload.dtype == SCATTER_DTYPE_I32 || workload.dtype == SCATTER_DTYPE_I64;
+    if (workload.ties < 0 || (workload.ties > 0 && (workload.dtype != SCATTER_DTYPE_F32 || workload.gather)))
+        throw std::logic_error("workload table: ties is for f32 scatter workloads, and positive");
     if (is_integer) {
         workload.updates_low = -1000000;
         workload.updates_high = 1000000;
@@ -220,12 +226,14 @@ std::string Workload::describe() const {
     std::string text = op_name;
     if (op != ScatterOp::nd) text += " axis " + std::to_string(axis);
     if (!gather) text += " " + reduction_name;
+    if (backward) text += " backward";
     text += " " + dtype_name + " data" + shape_text(data_shape);
     if (message_passing) return text + " x" + shape_text(x_shape) + " edges" + shape_text(indices_shape);
     text += " indices" + shape_text(indices_shape);
     if (indices_sorted) text += " sorted";
     if (targets_per_row > 0) text += " " + std::to_string(targets_per_row) + "/row";
     if (indices_broadcast) text += " broadcast";
+    if (ties > 0) text += " " + std::to_string(ties) + " values";
     return text;
 }
 
@@ -275,5 +283,14 @@ WorkloadInputs generate_inputs(const Workload& workload, size_t offset) {
     if (!workload.gather)
         inputs.updates = random_tensor(random, workload.dtype, element_count(workload.updates_shape),
                                        workload.updates_low, workload.updates_high, offset);
+    if (workload.ties > 0) {  // floats in [0, 1) become the integers 0 .. ties-1: many equal values
+        for (HostBytes* tensor : {&inputs.data, &inputs.updates}) {
+            float* values = reinterpret_cast<float*>(tensor->data());
+            for (size_t i = 0; i < tensor->size() / sizeof(float); ++i)
+                values[i] = static_cast<float>(static_cast<int64_t>(values[i] * static_cast<float>(workload.ties)));
+        }
+    }
+    if (workload.backward)
+        inputs.grad_out = random_tensor(random, workload.dtype, element_count(workload.data_shape), 0.0, 1.0, offset);
     return inputs;
 }

@@ -1,4 +1,4 @@
-// The standard workloads W1-W19 (docs/cli.md): their definitions, read from the table
+// The standard workloads W1-W20 (docs/cli.md): their definitions, read from the table
 // benchmarks/workloads.json (embedded at build time), and their inputs, generated from a fixed seed.
 #pragma once
 
@@ -18,6 +18,9 @@ struct Workload {
     // over x's rows and dst over data's; no updates
     bool message_passing = false;
     std::vector<int64_t> x_shape;
+    // The scatter's backward call (scatter_*_backward: grad_data and grad_updates from a
+    // grad_out), timed alone: the forward's result is computed once before.
+    bool backward = false;
     std::string op_name, reduction_name, dtype_name;
     int32_t axis = 0;
     scatter_reduction reduction = SCATTER_REDUCTION_NONE;
@@ -25,6 +28,7 @@ struct Workload {
     std::vector<int64_t> data_shape, indices_shape, updates_shape;  // updates: scatters only
     std::vector<int64_t> out_shape;  // data's for a scatter; the rule's for a gather
     double updates_low = 0.0, updates_high = 1.0;  // value range of the updates
+    int64_t ties = 0;  // > 0: data and updates take only the values 0 .. ties-1 (max/min ties)
     bool latency = false;                            // report microseconds per call
     // Index distribution: uniform over the target axis, unless
     bool indices_sorted = false;  // non-decreasing along the axis (rows: over all; nd: lexicographic)
@@ -57,9 +61,10 @@ private:
 };
 
 // Host tensors of one workload: data, int64 indices (distributed as the workload says), updates
-// (none for a gather); message passing: indices are src, dst the targets, updates x.
+// (none for a gather); message passing: indices are src, dst the targets, updates x; grad_out
+// (backward workloads: uniform in [0, 1), data's shape).
 struct WorkloadInputs {
-    HostBytes data, indices, updates, dst;
+    HostBytes data, indices, updates, dst, grad_out;
 };
 
 // The text of benchmarks/workloads.json.

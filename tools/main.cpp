@@ -150,18 +150,18 @@ void add_run_command(CLI::App* app, RunOptions* run, bool* exclude_self) {
 }
 
 void add_bench_command(CLI::App* app, BenchOptions* bench) {
-    CLI::App* command = app->add_subcommand("bench", "Time the standard workloads W1-W19");
+    CLI::App* command = app->add_subcommand("bench", "Time the standard workloads W1-W20");
     command->add_option("--workload", bench->workloads,
-                        "Comma-separated ids (W1,W4) or all (W1-W14, W16-W19; W15, 12 GB, only when named)")
+                        "Comma-separated ids (W1,W4) or all (W1-W14, W16-W20; W15, 12 GB, only when named)")
         ->delimiter(',')
         ->check(
             [](const std::string& id) -> std::string {
                 if (id == "all") return "";
                 for (const Workload& workload : standard_workloads())
                     if (workload.id == id) return "";
-                return "unknown workload " + id + " (W1-W19 or all)";
+                return "unknown workload " + id + " (W1-W20 or all)";
             },
-            "W1..W19|all");
+            "W1..W20|all");
     command->add_option("--repeat", bench->repeat, "Timed runs per workload (default 7)")
         ->check(CLI::Range(1, 1000000));
     command->add_flag("--json", bench->json, "One JSON object per workload per line");

@@ -745,6 +745,139 @@ SCATTER_API scatter_status scatter_message_passing(scatter_context context, cons
                                                    const scatter_tensor* out);
 
 /* ---------------------------------------------------------------------------------------------
+ * Backward kernels: the gradients of the scatters and the gathers
+ *
+ * Plain calls, no autograd engine: the caller keeps what the forward call read and wrote (its
+ * tape) and passes it back with grad_out, the gradient of a loss with respect to the forward's
+ * `out`. Each call writes the gradients with respect to the forward's inputs. The rules, one per
+ * reduction, are in docs/semantics.md next to the forward rule they differentiate; in short
+ * (t a target of data, u an update that reaches t, g = grad_out[t], out = the forward's result):
+ *
+ *   none   the update that won t (the last in row-major order) gets g; every other update of t
+ *          gets 0; grad_data[t] is 0 when t was written, g otherwise.
+ *   add    every update of t gets g.       sub   every update of t gets -g.
+ *   mean   every update of t, and data[t] unless exclude_self, gets g / n, n the number of terms.
+ *   mul    as PyTorch's scatter_reduce "prod": g * out / u for a nonzero u, g times the product
+ *          of the other terms for the only zero among the updates of t, 0 for one of several
+ *          zeros; data[t] gets g * out / data[t] (nonzero) or g times the updates' product (zero).
+ *   div    (out = data / (u1 * u2 * ...)): u gets -(g * out) / u; data[t] gets g / u1 / u2 / ...
+ *   max, min  g is split evenly between the terms equal to out[t] (data[t] counts unless
+ *          exclude_self; NaN counts as equal to NaN): each gets g / (how many).
+ * Under exclude_self, grad_data[t] is 0 at every target an update reached. A target no update
+ * reached passes g to grad_data unchanged (exactly g: no rounding). An update the SKIP policy
+ * ignored gets +0; CLAMP sends its gradient from the clamped target.
+ *
+ * Gather's backward is a scatter-add of grad_out into a zero grad_data, in row-major order of
+ * indices, so duplicates sum in a fixed order; a FILL'ed position contributes nothing.
+ *
+ * Dtypes: f16, bf16, f32 and f64 (every step computes in f32, or f64 for f64, and rounds to the
+ * dtype after each, as the forward does). Integer, bool, complex and opaque tensors have no
+ * gradient here: TYPE_MISMATCH. Results are bitwise identical for any thread count.
+ *
+ * Backends: the CPU backend runs every backward call. The Vulkan backend runs gather's backward
+ * (its own scatter-add, bitwise equal to the CPU) but has no kernels for the scatters' backward
+ * yet: those return UNSUPPORTED before writing anything, and an AUTO context runs them on host
+ * tensors on its CPU backend.
+ * ------------------------------------------------------------------------------------------- */
+
+/*
+ * The three scatter backward calls share one contract:
+ * - `data`, `indices`, `updates` and `options` are the forward call's (the same axis,
+ *   reduction, out-of-range policy and EXCLUDE_SELF flag; ALLOW_NONDETERMINISM changes
+ *   nothing here). `data` must hold the values the forward read: after an in-place forward,
+ *   pass a copy kept from before it. Only mul, max and min read data's values; only mul, div,
+ *   max and min read updates' values; the other rules use their shapes only.
+ * - `out` is the forward's result: required (non-NULL) for mul, div, max and min; ignored and
+ *   may be NULL for none, add, sub and mean.
+ * - `grad_out` has data's shape and dtype; any strides, zero strides (a broadcast gradient)
+ *   included.
+ * - `grad_data` (data's shape and dtype) and `grad_updates` (updates' shape and dtype) receive
+ *   the gradients; either may be NULL (not wanted), not both. They must overlap no input and
+ *   not each other nor themselves.
+ * - Returns INVALID_ARGUMENT (null context or required tensor, both gradients NULL, bad
+ *   struct_size, enum, flag or axis, overlapping gradients), TYPE_MISMATCH (a dtype that is not
+ *   f16/bf16/f32/f64, tensors of different dtypes, indices not I32/I64), SHAPE_MISMATCH (shapes
+ *   that break the forward's rule, grad_out/out/grad_data not of data's shape, grad_updates not
+ *   of updates' shape), INDEX_OUT_OF_RANGE (policy ERROR, as the forward), UNSUPPORTED (the
+ *   Vulkan backend, or buffer tensors on an AUTO context), OUT_OF_MEMORY (scratch space: a few
+ *   arrays of data's and updates' size), INTERNAL.
+ * - On failure grad_data and grad_updates are byte-for-byte unchanged.
+ * - Thread rule: any thread, concurrently on one context, as long as no two concurrent calls
+ *   write the same memory. Nothing is kept after the call.
+ */
+
+/** Backward of scatter_elements. See the contract above. */
+SCATTER_API scatter_status scatter_elements_backward(scatter_context context, const scatter_tensor* data,
+                                                     const scatter_tensor* indices,
+                                                     const scatter_tensor* updates,
+                                                     const scatter_tensor* out,
+                                                     const scatter_tensor* grad_out,
+                                                     const scatter_options* options,
+                                                     const scatter_tensor* grad_data,
+                                                     const scatter_tensor* grad_updates);
+
+/** Backward of scatter_rows. See the contract above. */
+SCATTER_API scatter_status scatter_rows_backward(scatter_context context, const scatter_tensor* data,
+                                                 const scatter_tensor* indices,
+                                                 const scatter_tensor* updates,
+                                                 const scatter_tensor* out,
+                                                 const scatter_tensor* grad_out,
+                                                 const scatter_options* options,
+                                                 const scatter_tensor* grad_data,
+                                                 const scatter_tensor* grad_updates);
+
+/** Backward of scatter_nd (options->axis must be 0). See the contract above. */
+SCATTER_API scatter_status scatter_nd_backward(scatter_context context, const scatter_tensor* data,
+                                               const scatter_tensor* indices,
+                                               const scatter_tensor* updates,
+                                               const scatter_tensor* out,
+                                               const scatter_tensor* grad_out,
+                                               const scatter_options* options,
+                                               const scatter_tensor* grad_data,
+                                               const scatter_tensor* grad_updates);
+
+/*
+ * The three gather backward calls share one contract:
+ * - `indices` and `options` are the forward gather's (axis, batch_dims, out_of_range; the fill
+ *   value is not read). `grad_out` has the forward's out shape (any strides, zero included).
+ *   `grad_data` has the forward data's shape and receives sum over the positions p that read
+ *   data[t] of grad_out[p], summed in row-major order of p from +0 (a target nothing read gets
+ *   +0). The forward's data is not needed: grad_data carries its shape.
+ * - grad_data must not overlap indices, grad_out or itself.
+ * - Returns INVALID_ARGUMENT (null context or tensor, bad struct_size, policy, axis,
+ *   batch_dims or flags, as the forward gather; overlapping grad_data), TYPE_MISMATCH
+ *   (grad_data and grad_out dtypes differ or are not f16/bf16/f32/f64, indices not I32/I64),
+ *   SHAPE_MISMATCH (as the forward, with grad_data for data and grad_out for out),
+ *   INDEX_OUT_OF_RANGE (as the forward: ERROR, and CLAMP into a dimension of size 0),
+ *   UNSUPPORTED (on Vulkan, indices in a buffer with batch_dims > 0, or under CLAMP with an
+ *   empty grad_data: those read the indices on the host; and what the Vulkan scatter refuses),
+ *   OUT_OF_MEMORY, INTERNAL. CPU and Vulkan (host or buffer tensors) results are bitwise equal;
+ *   an AUTO context runs host tensors on its CPU backend, buffers on Vulkan.
+ * - On failure grad_data is byte-for-byte unchanged. Thread rule as for the scatter calls.
+ */
+
+/** Backward of scatter_gather_elements (torch.gather's backward). See the contract above. */
+SCATTER_API scatter_status scatter_gather_elements_backward(scatter_context context,
+                                                            const scatter_tensor* indices,
+                                                            const scatter_tensor* grad_out,
+                                                            const scatter_gather_options* options,
+                                                            const scatter_tensor* grad_data);
+
+/** Backward of scatter_gather_rows (index_select's backward, an index_add). See above. */
+SCATTER_API scatter_status scatter_gather_rows_backward(scatter_context context,
+                                                        const scatter_tensor* indices,
+                                                        const scatter_tensor* grad_out,
+                                                        const scatter_gather_options* options,
+                                                        const scatter_tensor* grad_data);
+
+/** Backward of scatter_gather_nd, batch_dims included. See the contract above. */
+SCATTER_API scatter_status scatter_gather_nd_backward(scatter_context context,
+                                                      const scatter_tensor* indices,
+                                                      const scatter_tensor* grad_out,
+                                                      const scatter_gather_options* options,
+                                                      const scatter_tensor* grad_data);
+
+/* ---------------------------------------------------------------------------------------------
  * Profiling
  *
  * With SCATTER_CONTEXT_FLAG_PROFILE, each scatter_elements / scatter_rows / scatter_nd,

@@ -476,6 +476,39 @@ public:
         return detail::to_result(scatter_message_passing(raw_, data.get(), x.get(), src.get(), dst.get(),
                                                          weights == nullptr ? nullptr : weights->get(), &o, out.get()));
     }
+    /** The backward calls (docs/semantics.md, "Backward"): the forward's tensors and options,
+     *  `out` the forward's result (nullptr allowed for none/add/sub/mean), grad_out of data's
+     *  shape; grad_data and grad_updates may each be nullptr (not both). CPU contexts. */
+    result<void> try_elements_backward(const tensor_view& data, const tensor_view& indices, const tensor_view& updates,
+                                       const tensor_view* out, const tensor_view& grad_out, const tensor_view* grad_data,
+                                       const tensor_view* grad_updates, const options& opt = options()) const {
+        return run_backward(scatter_elements_backward, data, indices, updates, out, grad_out, grad_data, grad_updates,
+                            opt);
+    }
+    result<void> try_rows_backward(const tensor_view& data, const tensor_view& indices, const tensor_view& updates,
+                                   const tensor_view* out, const tensor_view& grad_out, const tensor_view* grad_data,
+                                   const tensor_view* grad_updates, const options& opt = options()) const {
+        return run_backward(scatter_rows_backward, data, indices, updates, out, grad_out, grad_data, grad_updates, opt);
+    }
+    result<void> try_nd_backward(const tensor_view& data, const tensor_view& indices, const tensor_view& updates,
+                                 const tensor_view* out, const tensor_view& grad_out, const tensor_view* grad_data,
+                                 const tensor_view* grad_updates, const options& opt = options()) const {
+        return run_backward(scatter_nd_backward, data, indices, updates, out, grad_out, grad_data, grad_updates, opt);
+    }
+    /** Gathers' backward: grad_out scatter-added into a zeroed grad_data (the forward data's shape). */
+    result<void> try_gather_elements_backward(const tensor_view& indices, const tensor_view& grad_out,
+                                              const tensor_view& grad_data,
+                                              const gather_options& opt = gather_options()) const {
+        return run_gather(scatter_gather_elements_backward, indices, grad_out, grad_data, opt);
+    }
+    result<void> try_gather_rows_backward(const tensor_view& indices, const tensor_view& grad_out,
+                                          const tensor_view& grad_data, const gather_options& opt = gather_options()) const {
+        return run_gather(scatter_gather_rows_backward, indices, grad_out, grad_data, opt);
+    }
+    result<void> try_gather_nd_backward(const tensor_view& indices, const tensor_view& grad_out,
+                                        const tensor_view& grad_data, const gather_options& opt = gather_options()) const {
+        return run_gather(scatter_gather_nd_backward, indices, grad_out, grad_data, opt);
+    }
 #if SCATTER_HPP_EXCEPTIONS
     scatter_backend backend() const { return try_backend().value(); }
     void elements(const tensor_view& data, const tensor_view& indices, const tensor_view& updates,
@@ -537,6 +570,26 @@ private:
         }
         const scatter_gather_options o = opt.get();
         return detail::to_result(fn(raw_, data.get(), indices.get(), &o, out.get()));
+    }
+
+    using backward_fn = scatter_status (*)(scatter_context, const scatter_tensor*, const scatter_tensor*,
+                                           const scatter_tensor*, const scatter_tensor*, const scatter_tensor*,
+                                           const scatter_options*, const scatter_tensor*, const scatter_tensor*);
+    result<void> run_backward(backward_fn fn, const tensor_view& data, const tensor_view& indices,
+                              const tensor_view& updates, const tensor_view* out, const tensor_view& grad_out,
+                              const tensor_view* grad_data, const tensor_view* grad_updates, const options& opt) const {
+        const std::pair<const tensor_view*, const char*> views[] = {
+            {&data, "data"}, {&indices, "indices"}, {&updates, "updates"}, {out, "out"},
+            {&grad_out, "grad_out"}, {grad_data, "grad_data"}, {grad_updates, "grad_updates"}};
+        for (const auto& v : views) {
+            if (v.first == nullptr) continue;
+            result<void> r = v.first->check_extent(v.second);
+            if (!r) return r;
+        }
+        const scatter_options o = opt.get();
+        return detail::to_result(fn(raw_, data.get(), indices.get(), updates.get(), out ? out->get() : nullptr,
+                                    grad_out.get(), &o, grad_data ? grad_data->get() : nullptr,
+                                    grad_updates ? grad_updates->get() : nullptr));
     }
 
     scatter_context raw_ = nullptr;

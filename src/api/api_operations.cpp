@@ -1,7 +1,8 @@
-// The three operations, the three gathers and message passing: plan (validate) in core, then execute on the
-// context's backend.
+// The three operations, the three gathers, their backward calls and message passing: plan
+// (validate) in core, then execute on the context's backend.
 #include "api/api_guard.h"
 #include "api/api_profile.h"
+#include "core/backward_plan.h"
 #include "core/context.h"
 #include "core/gather_plan.h"
 #include "core/message_plan.h"
@@ -60,6 +61,24 @@ scatter_status run_gather(OpKind op, scatter_context context, const scatter_tens
     });
 }
 
+scatter_status run_backward(const BackwardRequest& request, scatter_context context) {
+    return guard([&]() -> Status {
+        if (context == nullptr) return make_error(SCATTER_ERROR_INVALID_ARGUMENT, "context is NULL");
+        return plan_and_execute<BackwardPlan>(
+            context, [&](BackwardPlan* plan) { return plan_backward(request, context, plan); },
+            [&](const BackwardPlan& plan) { return context->backend->execute_backward(plan); });
+    });
+}
+
+scatter_status run_gather_backward(const GatherBackwardRequest& request, scatter_context context) {
+    return guard([&]() -> Status {
+        if (context == nullptr) return make_error(SCATTER_ERROR_INVALID_ARGUMENT, "context is NULL");
+        return plan_and_execute<GatherPlan>(
+            context, [&](GatherPlan* plan) { return plan_gather_backward(request, context, plan); },
+            [&](const GatherPlan& plan) { return context->backend->execute_gather_backward(plan); });
+    });
+}
+
 }  // namespace
 
 extern "C" {
@@ -115,6 +134,54 @@ SCATTER_API scatter_status scatter_gather_nd(scatter_context context, const scat
                                              const scatter_gather_options* options,
                                              const scatter_tensor* out) {
     return run_gather(OpKind::Nd, context, data, indices, options, out);
+}
+
+SCATTER_API scatter_status scatter_elements_backward(scatter_context context, const scatter_tensor* data,
+                                                     const scatter_tensor* indices, const scatter_tensor* updates,
+                                                     const scatter_tensor* out, const scatter_tensor* grad_out,
+                                                     const scatter_options* options, const scatter_tensor* grad_data,
+                                                     const scatter_tensor* grad_updates) {
+    return run_backward({OpKind::Elements, data, indices, updates, out, grad_out, options, grad_data, grad_updates},
+                        context);
+}
+
+SCATTER_API scatter_status scatter_rows_backward(scatter_context context, const scatter_tensor* data,
+                                                 const scatter_tensor* indices, const scatter_tensor* updates,
+                                                 const scatter_tensor* out, const scatter_tensor* grad_out,
+                                                 const scatter_options* options, const scatter_tensor* grad_data,
+                                                 const scatter_tensor* grad_updates) {
+    return run_backward({OpKind::Rows, data, indices, updates, out, grad_out, options, grad_data, grad_updates},
+                        context);
+}
+
+SCATTER_API scatter_status scatter_nd_backward(scatter_context context, const scatter_tensor* data,
+                                               const scatter_tensor* indices, const scatter_tensor* updates,
+                                               const scatter_tensor* out, const scatter_tensor* grad_out,
+                                               const scatter_options* options, const scatter_tensor* grad_data,
+                                               const scatter_tensor* grad_updates) {
+    return run_backward({OpKind::Nd, data, indices, updates, out, grad_out, options, grad_data, grad_updates},
+                        context);
+}
+
+SCATTER_API scatter_status scatter_gather_elements_backward(scatter_context context, const scatter_tensor* indices,
+                                                            const scatter_tensor* grad_out,
+                                                            const scatter_gather_options* options,
+                                                            const scatter_tensor* grad_data) {
+    return run_gather_backward({OpKind::Elements, indices, grad_out, options, grad_data}, context);
+}
+
+SCATTER_API scatter_status scatter_gather_rows_backward(scatter_context context, const scatter_tensor* indices,
+                                                        const scatter_tensor* grad_out,
+                                                        const scatter_gather_options* options,
+                                                        const scatter_tensor* grad_data) {
+    return run_gather_backward({OpKind::Rows, indices, grad_out, options, grad_data}, context);
+}
+
+SCATTER_API scatter_status scatter_gather_nd_backward(scatter_context context, const scatter_tensor* indices,
+                                                      const scatter_tensor* grad_out,
+                                                      const scatter_gather_options* options,
+                                                      const scatter_tensor* grad_data) {
+    return run_gather_backward({OpKind::Nd, indices, grad_out, options, grad_data}, context);
 }
 
 }  // extern "C"

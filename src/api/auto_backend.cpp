@@ -1,5 +1,6 @@
 #include "api/auto_backend.h"
 
+#include "core/backward_plan.h"
 #include "core/dtype.h"
 #include "core/gather_plan.h"
 #include "core/message_plan.h"
@@ -8,6 +9,7 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <initializer_list>
 #include <string>
 #include <vector>
 
@@ -21,10 +23,13 @@ double plan_bytes(const OpPlan& p) {
     return bytes;
 }
 
-bool on_host(const OpPlan& p) {
-    return p.data.buffer == nullptr && p.out.buffer == nullptr && p.indices.buffer == nullptr &&
-           p.updates.buffer == nullptr;
+bool all_on_host(std::initializer_list<const TensorView*> views) {
+    for (const TensorView* v : views)
+        if (v->buffer != nullptr) return false;
+    return true;
 }
+
+bool on_host(const OpPlan& p) { return all_on_host({&p.data, &p.out, &p.indices, &p.updates}); }
 
 // A probe: elements along axis 0 of a square [side, side], add, f32, host tensors, indices
 // uniform over the axis — the shape of the standard workload W1, whose columns the CPU backend
@@ -141,16 +146,35 @@ Status AutoBackend::route(const OpPlan& plan, Backend* chosen, const char* reaso
     return chosen->execute(plan);
 }
 
-Status AutoBackend::execute_gather(const GatherPlan& plan) {
-    const bool host = plan.data.buffer == nullptr && plan.indices.buffer == nullptr && plan.out.buffer == nullptr;
+Backend* AutoBackend::fixed_route(OperationProfile* profile, bool host, const char* what, const char* cpu_reason) {
     Backend* chosen = host ? cpu_.get() : vulkan_.get();
-    const char* reason = host ? "cpu: gather runs on the CPU backend" : "vulkan: buffer tensors stay where they are";
-    config_.log_message(SCATTER_LOG_DEBUG, (std::string("backend AUTO routes a gather to ") + reason).c_str());
-    if (plan.profile != nullptr) {
-        plan.profile->set_route(reason);
-        plan.profile->result.backend = chosen->kind();
+    const char* reason = host ? cpu_reason : "vulkan: buffer tensors stay where they are";
+    config_.log_message(SCATTER_LOG_DEBUG, (std::string("backend AUTO routes ") + what + " to " + reason).c_str());
+    if (profile != nullptr) {
+        profile->set_route(reason);
+        profile->result.backend = chosen->kind();
     }
-    return chosen->execute_gather(plan);
+    return chosen;
+}
+
+Status AutoBackend::execute_gather(const GatherPlan& plan) {
+    return fixed_route(plan.profile, all_on_host({&plan.data, &plan.indices, &plan.out}), "a gather",
+                       "cpu: gather runs on the CPU backend")
+        ->execute_gather(plan);
+}
+
+Status AutoBackend::execute_backward(const BackwardPlan& plan) {
+    const OpPlan& f = plan.forward;
+    const bool host = all_on_host({&f.data, &f.indices, &f.updates, &f.out, &plan.grad_out, &plan.grad_data,
+                                   &plan.grad_updates});
+    return fixed_route(plan.profile, host, "a backward call", "cpu: backward calls run on the CPU backend")
+        ->execute_backward(plan);
+}
+
+Status AutoBackend::execute_gather_backward(const GatherPlan& plan) {
+    return fixed_route(plan.profile, all_on_host({&plan.data, &plan.indices, &plan.out}), "a gather backward",
+                       "cpu: backward calls run on the CPU backend")
+        ->execute_gather_backward(plan);
 }
 
 Status AutoBackend::execute_message_passing(const MessagePlan& plan) {

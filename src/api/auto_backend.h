@@ -23,6 +23,8 @@ struct CostLine {
     double at(double bytes) const { return fixed_us + bytes * us_per_byte; }
 };
 
+struct OperationProfile;
+
 class AutoBackend final : public Backend {
 public:
     AutoBackend(std::unique_ptr<Backend> cpu, std::unique_ptr<Backend> vulkan, ContextConfig& config)
@@ -40,11 +42,18 @@ public:
     // Message passing on host tensors runs on the CPU backend; on buffers, on Vulkan (which
     // refuses it as UNSUPPORTED for now).
     Status execute_message_passing(const MessagePlan& plan) override;
+    // Backward calls on host tensors run on the CPU backend (Vulkan has no backward kernels);
+    // on buffers, on Vulkan, which refuses them as UNSUPPORTED.
+    Status execute_backward(const BackwardPlan& plan) override;
+    Status execute_gather_backward(const GatherPlan& plan) override;
     Backend* buffer_owner() override { return vulkan_.get(); }
 
 private:
     // Measures both lines once (thread-safe).
     void measure_costs();
+    // The backend of a call that is not cost-routed (host tensors: the CPU, buffers: Vulkan),
+    // with the route logged and put in the profile.
+    Backend* fixed_route(OperationProfile* profile, bool host, const char* what, const char* cpu_reason);
     // Logs the route, puts it in the profile and runs the call on `chosen`.
     Status route(const OpPlan& plan, Backend* chosen, const char* reason);
 

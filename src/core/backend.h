@@ -14,6 +14,7 @@ namespace scatter {
 struct OpPlan;
 struct GatherPlan;
 struct MessagePlan;
+struct BackwardPlan;
 
 // Memory owned by a backend.
 class Buffer {
@@ -43,6 +44,12 @@ public:
     // Runs a validated message-passing call. Must check src, then dst, then integer divisors
     // before the first write, so that a failure leaves `out` unchanged.
     virtual Status execute_message_passing(const MessagePlan& plan) = 0;
+    // Runs a validated scatter backward: checks the indices as the forward does, then writes
+    // grad_data and grad_updates (nothing on failure).
+    virtual Status execute_backward(const BackwardPlan& plan) = 0;
+    // Runs a validated gather backward (plan.data is grad_data, plan.out is grad_out): checks the
+    // indices as the forward gather does, then scatter-adds grad_out into a zeroed grad_data.
+    virtual Status execute_gather_backward(const GatherPlan& plan) = 0;
     // The backend that owns the context's buffers (this one, except for AUTO's router, which
     // returns its Vulkan backend): batches, interop and buffer wrapping go straight to it.
     virtual Backend* buffer_owner() { return this; }

@@ -35,6 +35,20 @@ struct GatherRequest {
     const scatter_tensor* out;
 };
 
+// The option rules of plan_gather: DEFAULT resolved, SKIP, unknown values and flags refused.
+Status normalize_gather_options(const scatter_gather_options* options, OpKind op,
+                                scatter_gather_options* normalized);
+
+// How messages name a gather's data and out (the backward's grad_data and grad_out).
+struct GatherNames {
+    const char* data = "data";
+    const char* out = "out";
+};
+
+// The shape rules of plan->op on views already made (data, indices, out): axis, batch_dims,
+// ranks and out's shape; fills axis, batch_dims and index_depth.
+Status plan_gather_shapes(GatherPlan* plan, const scatter_gather_options& options, const GatherNames& names);
+
 // Checks descriptors, options, dtypes, ranks, shapes and overlaps. Fills `plan`.
 Status plan_gather(const GatherRequest& request, scatter_context_t* context, GatherPlan* plan);
 

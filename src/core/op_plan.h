@@ -48,6 +48,13 @@ struct OpRequest {
     const scatter_tensor* out;
 };
 
+// The option rules of plan_operation: DEFAULT enums resolved, unknown values and flags refused.
+Status normalize_scatter_options(const scatter_options* options, OpKind op, scatter_options* normalized);
+
+// The shape rules of plan->op on views already made (data, indices, updates): axis, ranks and
+// updates' shape; fills the axis and the slice geometry.
+Status plan_operation_shapes(OpPlan* plan, int32_t axis);
+
 // Checks everything that can be checked without reading index or update values: descriptors,
 // enums, dtypes and their reductions, ranks, shapes, axis, overlap. Fills `plan`.
 Status plan_operation(const OpRequest& request, scatter_context_t* context, OpPlan* plan);

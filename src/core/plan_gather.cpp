@@ -10,6 +10,8 @@
 namespace scatter {
 namespace {
 
+}  // namespace
+
 Status normalize_gather_options(const scatter_gather_options* options, OpKind op,
                                 scatter_gather_options* normalized) {
     scatter_gather_options defaults = SCATTER_GATHER_OPTIONS_INIT;
@@ -40,6 +42,8 @@ Status normalize_gather_options(const scatter_gather_options* options, OpKind op
     return Status();
 }
 
+namespace {
+
 Status check_gather_dtypes(const GatherPlan& p) {
     if (p.out.info != p.data.info)
         return make_error(SCATTER_ERROR_TYPE_MISMATCH, "out.dtype = %s must equal data.dtype = %s",
@@ -53,48 +57,48 @@ Status check_gather_dtypes(const GatherPlan& p) {
     return Status();
 }
 
-Status plan_gather_elements(GatherPlan* p, int32_t axis) {
+Status plan_gather_elements(GatherPlan* p, int32_t axis, const GatherNames& n) {
     const uint32_t r = p->data.rank;
     SCATTER_RETURN_IF_ERROR(normalize_axis(axis, r, &p->axis));
     SCATTER_RETURN_IF_ERROR(check_rank("indices", p->indices, r));
-    SCATTER_RETURN_IF_ERROR(check_rank("out", p->out, r));
-    SCATTER_RETURN_IF_ERROR(check_dims_equal("out", p->out, 0, "indices", p->indices, 0, r));
+    SCATTER_RETURN_IF_ERROR(check_rank(n.out, p->out, r));
+    SCATTER_RETURN_IF_ERROR(check_dims_equal(n.out, p->out, 0, "indices", p->indices, 0, r));
     return check_indices_within_data(p->indices, p->data, p->axis);
 }
 
-Status plan_gather_rows(GatherPlan* p, int32_t axis) {
+Status plan_gather_rows(GatherPlan* p, int32_t axis, const GatherNames& n) {
     const uint32_t r = p->data.rank, q = p->indices.rank;
     SCATTER_RETURN_IF_ERROR(normalize_axis(axis, r, &p->axis));
     const uint32_t a = uint32_t(p->axis);
     if (r - 1 + q > SCATTER_MAX_RANK)
-        return make_error(SCATTER_ERROR_SHAPE_MISMATCH, "out would need rank %u, more than the maximum %d",
-                          r - 1 + q, SCATTER_MAX_RANK);
-    SCATTER_RETURN_IF_ERROR(check_rank("out", p->out, r - 1 + q));
-    SCATTER_RETURN_IF_ERROR(check_dims_equal("out", p->out, 0, "data", p->data, 0, a));
-    SCATTER_RETURN_IF_ERROR(check_dims_equal("out", p->out, a, "indices", p->indices, 0, q));
-    return check_dims_equal("out", p->out, a + q, "data", p->data, a + 1, r - a - 1);
+        return make_error(SCATTER_ERROR_SHAPE_MISMATCH, "%s would need rank %u, more than the maximum %d",
+                          n.out, r - 1 + q, SCATTER_MAX_RANK);
+    SCATTER_RETURN_IF_ERROR(check_rank(n.out, p->out, r - 1 + q));
+    SCATTER_RETURN_IF_ERROR(check_dims_equal(n.out, p->out, 0, n.data, p->data, 0, a));
+    SCATTER_RETURN_IF_ERROR(check_dims_equal(n.out, p->out, a, "indices", p->indices, 0, q));
+    return check_dims_equal(n.out, p->out, a + q, n.data, p->data, a + 1, r - a - 1);
 }
 
-Status plan_gather_nd(GatherPlan* p, uint32_t batch_dims) {
+Status plan_gather_nd(GatherPlan* p, uint32_t batch_dims, const GatherNames& n) {
     const uint32_t r = p->data.rank, q = p->indices.rank;
     if (q == 0)
         return make_error(SCATTER_ERROR_SHAPE_MISMATCH, "indices is 0-d but nd needs indices of rank >= 1");
     if (batch_dims >= r || batch_dims >= q)
         return make_error(SCATTER_ERROR_INVALID_ARGUMENT,
-                          "options.batch_dims = %u must be less than data.rank = %u and indices.rank = %u",
-                          batch_dims, r, q);
+                          "options.batch_dims = %u must be less than %s.rank = %u and indices.rank = %u",
+                          batch_dims, n.data, r, q);
     const int64_t k = p->indices.shape[q - 1];
     if (k < 1 || k > int64_t(r - batch_dims))
         return make_error(SCATTER_ERROR_SHAPE_MISMATCH,
-                          "indices.shape[%u] = %" PRId64 " (the index depth) must be in [1, %u] for data of rank %u "
+                          "indices.shape[%u] = %" PRId64 " (the index depth) must be in [1, %u] for %s of rank %u "
                           "with %u batch dimension(s)",
-                          q - 1, k, r - batch_dims, r, batch_dims);
+                          q - 1, k, r - batch_dims, n.data, r, batch_dims);
     const uint32_t depth = uint32_t(k);
-    SCATTER_RETURN_IF_ERROR(check_dims_equal("indices", p->indices, 0, "data", p->data, 0, batch_dims));
-    SCATTER_RETURN_IF_ERROR(check_rank("out", p->out, q - 1 + r - batch_dims - depth));
-    SCATTER_RETURN_IF_ERROR(check_dims_equal("out", p->out, 0, "indices", p->indices, 0, q - 1));
+    SCATTER_RETURN_IF_ERROR(check_dims_equal("indices", p->indices, 0, n.data, p->data, 0, batch_dims));
+    SCATTER_RETURN_IF_ERROR(check_rank(n.out, p->out, q - 1 + r - batch_dims - depth));
+    SCATTER_RETURN_IF_ERROR(check_dims_equal(n.out, p->out, 0, "indices", p->indices, 0, q - 1));
     SCATTER_RETURN_IF_ERROR(
-        check_dims_equal("out", p->out, q - 1, "data", p->data, batch_dims + depth, r - batch_dims - depth));
+        check_dims_equal(n.out, p->out, q - 1, n.data, p->data, batch_dims + depth, r - batch_dims - depth));
     p->axis = 0;
     p->batch_dims = batch_dims;
     p->index_depth = depth;
@@ -110,6 +114,15 @@ Status check_gather_overlaps(const GatherPlan& p) {
 }
 
 }  // namespace
+
+Status plan_gather_shapes(GatherPlan* plan, const scatter_gather_options& options, const GatherNames& names) {
+    switch (plan->op) {
+        case OpKind::Elements: return plan_gather_elements(plan, options.axis, names);
+        case OpKind::Rows: return plan_gather_rows(plan, options.axis, names);
+        case OpKind::Nd: return plan_gather_nd(plan, options.batch_dims, names);
+    }
+    return make_error(SCATTER_ERROR_INTERNAL, "unknown operation");
+}
 
 Status plan_gather(const GatherRequest& request, scatter_context_t* context, GatherPlan* plan) {
     // Built in place: the caller discards the plan when this fails.
@@ -129,11 +142,7 @@ Status plan_gather(const GatherRequest& request, scatter_context_t* context, Gat
     if (p.data.rank == 0)
         return make_error(SCATTER_ERROR_SHAPE_MISMATCH, "data is 0-d but every operation needs rank >= 1");
 
-    switch (request.op) {
-        case OpKind::Elements: SCATTER_RETURN_IF_ERROR(plan_gather_elements(&p, options.axis)); break;
-        case OpKind::Rows: SCATTER_RETURN_IF_ERROR(plan_gather_rows(&p, options.axis)); break;
-        case OpKind::Nd: SCATTER_RETURN_IF_ERROR(plan_gather_nd(&p, options.batch_dims)); break;
-    }
+    SCATTER_RETURN_IF_ERROR(plan_gather_shapes(&p, options, GatherNames()));
     return check_gather_overlaps(p);
 }
 

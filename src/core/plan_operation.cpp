@@ -12,7 +12,9 @@ namespace {
 
 constexpr uint32_t kKnownOptionFlags = SCATTER_OPTION_EXCLUDE_SELF | SCATTER_OPTION_ALLOW_NONDETERMINISM;
 
-Status normalize_options(const scatter_options* options, OpKind op, scatter_options* normalized) {
+}  // namespace
+
+Status normalize_scatter_options(const scatter_options* options, OpKind op, scatter_options* normalized) {
     scatter_options defaults = SCATTER_OPTIONS_INIT;
     if (options == nullptr) options = &defaults;
     SCATTER_RETURN_IF_ERROR(check_struct_size("options", options, options->struct_size, sizeof(scatter_options)));
@@ -37,6 +39,8 @@ Status normalize_options(const scatter_options* options, OpKind op, scatter_opti
                           int(options->axis));
     return Status();
 }
+
+namespace {
 
 Status check_dtypes(const OpPlan& p) {
     const TensorView* same[] = {&p.updates, &p.out};
@@ -131,12 +135,21 @@ const char* op_name(OpKind op) {
     return "unknown";
 }
 
+Status plan_operation_shapes(OpPlan* plan, int32_t axis) {
+    switch (plan->op) {
+        case OpKind::Elements: return plan_elements(plan, axis);
+        case OpKind::Rows: return plan_rows(plan, axis);
+        case OpKind::Nd: return plan_nd(plan);
+    }
+    return make_error(SCATTER_ERROR_INTERNAL, "unknown operation");
+}
+
 Status plan_operation(const OpRequest& request, scatter_context_t* context, OpPlan* plan) {
     // Built in place: the caller discards the plan when this fails.
     OpPlan& p = *plan;
     p.op = request.op;
     scatter_options options;
-    SCATTER_RETURN_IF_ERROR(normalize_options(request.options, request.op, &options));
+    SCATTER_RETURN_IF_ERROR(normalize_scatter_options(request.options, request.op, &options));
     p.reduction = options.reduction;
     p.policy = options.out_of_range;
     p.exclude_self = (options.flags & SCATTER_OPTION_EXCLUDE_SELF) != 0 && p.reduction != SCATTER_REDUCTION_NONE;
@@ -154,11 +167,7 @@ Status plan_operation(const OpRequest& request, scatter_context_t* context, OpPl
     SCATTER_RETURN_IF_ERROR(check_rank("out", p.out, p.data.rank));
     SCATTER_RETURN_IF_ERROR(check_dims_equal("out", p.out, 0, "data", p.data, 0, p.data.rank));
 
-    switch (request.op) {
-        case OpKind::Elements: SCATTER_RETURN_IF_ERROR(plan_elements(&p, options.axis)); break;
-        case OpKind::Rows: SCATTER_RETURN_IF_ERROR(plan_rows(&p, options.axis)); break;
-        case OpKind::Nd: SCATTER_RETURN_IF_ERROR(plan_nd(&p)); break;
-    }
+    SCATTER_RETURN_IF_ERROR(plan_operation_shapes(&p, options.axis));
     return check_overlaps(&p);
 }
 

@@ -2,12 +2,15 @@
 
 #include "core/profile.h"
 
+#include "core/backward_plan.h"
+
 #include "core/index_check.h"
 #include "core/message_plan.h"
 #include "core/op_plan.h"
 #include "cpu/copy_tensor.h"
 #include "cpu/gather.h"
 #include "cpu/message_passing.h"
+#include "cpu/scatter_backward.h"
 #include "cpu/scatter_elements.h"
 #include "cpu/scatter_slices.h"
 
@@ -60,21 +63,48 @@ public:
         return Status();
     }
 
-    Status execute(const OpPlan& plan) override { return timed(plan, "cpu", execute_on_cpu); }
-    Status execute_gather(const GatherPlan& plan) override { return timed(plan, "cpu_gather", execute_gather_on_cpu); }
+    Status execute(const OpPlan& plan) override {
+        return timed(plan.profile, "cpu", [&] { return execute_on_cpu(plan, config_); });
+    }
+
+    Status execute_gather(const GatherPlan& plan) override {
+        return timed(plan.profile, "cpu_gather", [&] { return execute_gather_on_cpu(plan, config_); });
+    }
+
     Status execute_message_passing(const MessagePlan& plan) override {
-        return timed(plan, "cpu_message_passing", execute_message_passing_on_cpu);
+        return timed(plan.profile, "cpu_message_passing", [&] { return execute_message_passing_on_cpu(plan, config_); });
+    }
+
+    Status execute_backward(const BackwardPlan& plan) override {
+        const OpPlan& f = plan.forward;
+        const TensorView* views[] = {&f.data, &f.indices, &f.updates, &f.out, &plan.grad_out, &plan.grad_data,
+                                     &plan.grad_updates};
+        SCATTER_RETURN_IF_ERROR(check_host_views(views, 7));
+        return timed(plan.profile, "cpu_backward", [&] { return scatter_backward_cpu(plan, config_); });
+    }
+
+    Status execute_gather_backward(const GatherPlan& plan) override {
+        const TensorView* views[] = {&plan.data, &plan.indices, &plan.out};
+        SCATTER_RETURN_IF_ERROR(check_host_views(views, 3));
+        return timed(plan.profile, "cpu_gather_backward", [&] { return gather_backward_cpu(plan, config_); });
     }
 
 private:
-    // Runs run(plan, config) as one pass named `pass` of the plan's profile, when it has one.
-    template <class Plan>
-    Status timed(const Plan& plan, const char* pass, Status (*run)(const Plan&, ContextConfig&)) {
-        if (plan.profile == nullptr) return run(plan, config_);
+    // Runs `run`, adding it to the profile as one pass when the context profiles.
+    template <class Run>
+    static Status timed(OperationProfile* profile, const char* pass, Run&& run) {
+        if (profile == nullptr) return run();
         Stopwatch kernel;
-        Status status = run(plan, config_);
-        plan.profile->add_pass(pass, 0, kernel.lap_us());
+        Status status = run();
+        profile->add_pass(pass, 0, kernel.lap_us());
         return status;
+    }
+
+    static Status check_host_views(const TensorView* const* views, int count) {
+        for (int i = 0; i < count; ++i)
+            if (views[i]->host == nullptr && !views[i]->empty())
+                return make_error(SCATTER_ERROR_INVALID_ARGUMENT, "the CPU backend cannot address device memory");
+        return Status();
     }
 
     ContextConfig& config_;

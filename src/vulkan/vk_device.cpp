@@ -451,6 +451,20 @@ Status VulkanDevice::create(int32_t device_index, std::shared_ptr<OwnedInstance>
                            usable & kEnableableFeatures};
     load_device_table(fns.vkGetDeviceProcAddr, self->device, &self->vk);
     self->vk.vkGetDeviceQueue(self->device, chosen->queue_family, 0, &handles.queue);
+    // A device that cannot run commands (RADV_FORCE_FAMILY's "Null hardware": it compiles
+    // pipelines, and fails at the first fence) is refused here, so AUTO takes the CPU and a
+    // Vulkan request fails clearly, instead of the first call failing as INTERNAL.
+    auto fence_info = vk_struct<VkFenceCreateInfo>(VK_STRUCTURE_TYPE_FENCE_CREATE_INFO);
+    VkFence probe = VK_NULL_HANDLE;
+    const VkResult probed = self->vk.vkCreateFence(self->device, &fence_info, nullptr, &probe);
+    if (probed == VK_SUCCESS) self->vk.vkDestroyFence(self->device, probe, nullptr);
+    else if (probed == VK_ERROR_OUT_OF_HOST_MEMORY || probed == VK_ERROR_OUT_OF_DEVICE_MEMORY)
+        return vk_error(probed, "vkCreateFence");
+    else
+        return make_error(SCATTER_ERROR_BACKEND_UNAVAILABLE,
+                          "the Vulkan device %s cannot run commands (vkCreateFence returned %s): a device without "
+                          "hardware, such as RADV_FORCE_FAMILY's, only compiles",
+                          chosen->info.name, vk_result_name(probed));
     self->queue = handles.queue;
     self->physical = chosen->handle;
     self->queue_family = chosen->queue_family;
@@ -551,7 +565,9 @@ Status VulkanDevice::borrow(const BorrowedDevice& b, const DeviceSwitches& switc
 }
 
 VulkanDevice::~VulkanDevice() {
-    if (owns_device_ && device != VK_NULL_HANDLE) vk.vkDeviceWaitIdle(device);
+    // (No queue yet: refused at creation, nothing ever submitted; a device without hardware
+    // crashes in vkDeviceWaitIdle.)
+    if (owns_device_ && device != VK_NULL_HANDLE && queue != VK_NULL_HANDLE) vk.vkDeviceWaitIdle(device);
     if (device != VK_NULL_HANDLE) transient.reset();  // nothing of ours is in flight any more
     if (owns_device_ && device != VK_NULL_HANDLE) vk.vkDestroyDevice(device, nullptr);
 }

@@ -1,5 +1,7 @@
 #include "vulkan/vulkan_backend.h"
 
+#include "core/gather_backward_plan.h"
+#include "core/index_check.h"
 #include "core/op_plan.h"
 #include "core/profile.h"
 
@@ -25,6 +27,29 @@ Status VulkanBackend::execute(const OpPlan& plan) {
     return run([&plan](RecordedOperation& operation, VkCommandBuffer cmd, PassTimer* timer) {
         return operation.record(plan, cmd, /*allow_host_out=*/true, timer);
     }, plan.profile);
+}
+
+Status VulkanBackend::execute_backward(const BackwardPlan&) {
+    return make_error(SCATTER_ERROR_UNSUPPORTED,
+                      "the Vulkan backend has no backward kernels yet; run scatter_*_backward on a CPU context "
+                      "(an AUTO context does so for host tensors)");
+}
+
+Status VulkanBackend::execute_gather_backward(const GatherPlan& plan) {
+    // Host indices get the gather's own checks here (its CLAMP refuses an empty dimension, where
+    // the scatter would skip); indices in a buffer are checked on the GPU by the scatter, whose
+    // ERROR rule and message are the gather's. Only the gather's CLAMP into an empty dimension
+    // would need them read back.
+    if (plan.indices.host != nullptr) {
+        SCATTER_RETURN_IF_ERROR(check_gather_indices(plan, *config_.runner));
+    } else if (plan.policy == SCATTER_OUT_OF_RANGE_CLAMP && plan.data.empty() && !plan.indices.empty()) {
+        return make_error(SCATTER_ERROR_UNSUPPORTED,
+                          "a gather backward under CLAMP into an empty dimension needs host indices on Vulkan");
+    }
+    ScratchArray<int64_t> batched(config_.allocator);
+    OpPlan scatter;
+    SCATTER_RETURN_IF_ERROR(plan_gather_backward_scatter(plan, &batched, &scatter));
+    return execute(scatter);
 }
 
 Status VulkanBackend::execute_gather(const GatherPlan& plan) {

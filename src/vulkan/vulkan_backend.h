@@ -24,6 +24,12 @@ public:
     Status execute(const OpPlan& plan) override;
     Status execute_gather(const GatherPlan& plan) override;
     Status execute_message_passing(const MessagePlan& plan) override;
+    // The scatters' backward has no Vulkan kernels yet: UNSUPPORTED before anything is touched
+    // (an AUTO context runs those calls on host tensors on its CPU backend).
+    Status execute_backward(const BackwardPlan& plan) override;
+    // Gather's backward is the forward scatter-add (core/gather_backward_plan.h), run by this
+    // backend's scatter: bitwise equal to the CPU.
+    Status execute_gather_backward(const GatherPlan& plan) override;
 
     VulkanDevice& device() { return *device_; }
     PipelineSet& pipelines() { return pipelines_; }

@@ -303,5 +303,52 @@ TEST(AllocationFailureMessagePassing, EveryFailedAllocationIsOutOfMemoryAndChang
     EXPECT_EQ(allocator.live(), 0) << "allocations leaked";
 }
 
+// The backward calls allocate scratch tensors: every failure among them is OUT_OF_MEMORY with
+// the gradients unchanged, and the context stays usable.
+TEST(AllocationFailure, BackwardCallsFailCleanly) {
+    FailingAllocator allocator;
+    scatter_context context = nullptr;
+    ASSERT_EQ(create_context(allocator, 2, &context), SCATTER_OK);
+    HostTensor data(SCATTER_DTYPE_F32, {64, 33}), indices(SCATTER_DTYPE_I64, {20, 33}), updates(SCATTER_DTYPE_F32, {20, 33});
+    HostTensor out(SCATTER_DTYPE_F32, {64, 33}), grad_out(SCATTER_DTYPE_F32, {64, 33});
+    for (int64_t i = 0; i < data.element_count(); ++i) data.set(i, double(i % 3));
+    for (int64_t i = 0; i < updates.element_count(); ++i) updates.set(i, double(i % 4));
+    for (int64_t i = 0; i < indices.element_count(); ++i) indices.set(i, double((i * 7) % 64));
+    grad_out.fill(1.5);
+    const scatter_tensor d = data.descriptor(), x = indices.descriptor(), u = updates.descriptor();
+    const scatter_tensor o = out.descriptor(), g = grad_out.descriptor();
+    for (scatter_reduction reduction : {SCATTER_REDUCTION_MUL, SCATTER_REDUCTION_MAX, SCATTER_REDUCTION_NONE}) {
+        scatter_options options = SCATTER_OPTIONS_INIT;
+        options.reduction = reduction;
+        allocator.arm(-1);
+        ASSERT_EQ(scatter_rows_backward(context, &d, &x, &u, &o, &g, &options, nullptr, nullptr),
+                  SCATTER_ERROR_INVALID_ARGUMENT);
+        ASSERT_EQ(scatter_elements(context, &d, &x, &u, &options, &o), SCATTER_OK) << scatter_last_error_message();
+        int64_t failures = 0;
+        for (int64_t i = 0; i < kMaxSweep; ++i) {
+            HostTensor grad_data(SCATTER_DTYPE_F32, {64, 33}), grad_updates(SCATTER_DTYPE_F32, {20, 33});
+            grad_data.fill_sentinel(1);
+            grad_updates.fill_sentinel(2);
+            const std::vector<uint8_t> data_before = grad_data.storage(), updates_before = grad_updates.storage();
+            const scatter_tensor gd = grad_data.descriptor(), gu = grad_updates.descriptor();
+            allocator.arm(i);
+            const scatter_status status = scatter_elements_backward(context, &d, &x, &u, &o, &g, &options, &gd, &gu);
+            allocator.disarm();
+            if (!allocator.failed()) {
+                EXPECT_EQ(status, SCATTER_OK) << scatter_last_error_message();
+                break;
+            }
+            ++failures;
+            SCOPED_TRACE(testing::Message() << "allocation " << i << " failed, reduction " << reduction);
+            EXPECT_STREQ(scatter_status_name(status), "SCATTER_ERROR_OUT_OF_MEMORY") << scatter_last_error_message();
+            EXPECT_TRUE(grad_data.storage() == data_before);
+            EXPECT_TRUE(grad_updates.storage() == updates_before);
+        }
+        EXPECT_GT(failures, 0) << "no allocation to fail";
+    }
+    scatter_context_destroy(context);
+    EXPECT_EQ(allocator.live(), 0) << "allocations leaked";
+}
+
 }  // namespace
 }  // namespace scatter_test

@@ -6,6 +6,8 @@
 
 #include <cstdint>
 #include <cstdlib>
+#include <string>
+#include <vector>
 
 namespace scatter_test {
 namespace {
@@ -62,7 +64,9 @@ TEST(VulkanContextErrors, DeviceIndexThatDoesNotExist) {
 }
 
 // ctest runs this once more with Vulkan hidden (SCATTER_TEST_EXPECT_NO_VULKAN=1 and the loader
-// pointed at a driver file that does not exist); otherwise it only runs where no Vulkan exists.
+// pointed at a driver file that does not exist), and once on RADV's device without hardware
+// (errors.vulkan_null_hardware: it compiles, but cannot run a command); otherwise it only runs
+// where no Vulkan exists.
 TEST(VulkanContextErrors, RequestedWhereUnavailable) {
     const bool hidden = std::getenv("SCATTER_TEST_EXPECT_NO_VULKAN") != nullptr;
     scatter_context_desc desc = SCATTER_CONTEXT_DESC_INIT;
@@ -74,7 +78,10 @@ TEST(VulkanContextErrors, RequestedWhereUnavailable) {
             GTEST_SKIP() << "Vulkan is available here; the ctest *_no_vulkan run covers this";
         }
     }
-    expect_create_fails(&desc, SCATTER_ERROR_BACKEND_UNAVAILABLE);
+    // SCATTER_TEST_EXPECT_MESSAGE: a part of the refusal's message (errors.vulkan_null_hardware).
+    std::vector<std::string> parts;
+    if (const char* part = std::getenv("SCATTER_TEST_EXPECT_MESSAGE")) parts.push_back(part);
+    expect_create_fails(&desc, SCATTER_ERROR_BACKEND_UNAVAILABLE, parts);
     // AUTO falls back to the CPU instead.
     desc.backend = SCATTER_BACKEND_AUTO;
     scatter_context context = nullptr;

@@ -46,6 +46,8 @@ int main(void) {
     float weight_values[2] = {1.0f, 0.5f};
     float aggregated[6] = {0};
     const float expected_aggregated[6] = {6.5f, 9, 3, 4, 5, 6};
+    float grad_data[6] = {0};
+    const float expected_grad_data[6] = {1, 2, 0, 0, 5, 6};
 
     CHECK(scatter_version() == SCATTER_VERSION);
     CHECK(strcmp(scatter_status_name(SCATTER_ERROR_INTERNAL), "SCATTER_ERROR_INTERNAL") == 0);
@@ -89,6 +91,12 @@ int main(void) {
     CHECK(scatter_gather_rows(context, &data, &indices, &gather_options, &out) ==
           SCATTER_ERROR_INVALID_ARGUMENT);
 
+    /* Its backward: the gathered rows' gradient (here the gathered values) back at rows 2 and 0. */
+    gather_options.out_of_range = SCATTER_OUT_OF_RANGE_ERROR;
+    data.data = grad_data;
+    CHECK(scatter_gather_rows_backward(context, &indices, &out, &gather_options, &data) == SCATTER_OK);
+    CHECK(memcmp(grad_data, expected_grad_data, sizeof(expected_grad_data)) == 0);
+    data.data = data_values; /* the forward data again */
     /* Message passing: out[dst[e]] += x[src[e]] * weights[e], with x = data and src = indices. */
     dst.dtype = SCATTER_DTYPE_I64;
     dst.rank = 1;

@@ -180,6 +180,32 @@ void case_message_passing(const scatter::context& ctx) {
     EXPECT((out == std::vector<float>{30, 40, 30, 40}));
 }
 
+// The backward calls: scatter_add's and gather's gradients on the CPU (optional gradients as
+// pointers); a Vulkan context refuses them as UNSUPPORTED.
+void case_backward(const scatter::context& ctx) {
+    std::vector<float> data = {1, 2, 3, 4, 5, 6}, updates = {10, 20, 30}, grad_out = {1, 2, 3, 4, 5, 6};
+    std::vector<float> grad_data(6, -1.0f), grad_updates(3, -1.0f);
+    std::vector<int64_t> indices = {5, 5, 0};
+    scatter::options add;
+    add.reduction = SCATTER_REDUCTION_ADD;
+    add.exclude_self = true;
+    const scatter::tensor_view gd(grad_data.data(), {6}), gu(grad_updates.data(), {3});
+    scatter::result<void> r = ctx.try_elements_backward(
+        scatter::tensor_view(data.data(), {6}), scatter::tensor_view(indices.data(), {3}),
+        scatter::tensor_view(updates.data(), {3}), nullptr, scatter::tensor_view(grad_out.data(), {6}), &gd, &gu, add);
+    if (ctx.try_backend().value() == SCATTER_BACKEND_VULKAN) {
+        EXPECT(!r && r.error().status == SCATTER_ERROR_UNSUPPORTED);
+        EXPECT((grad_data == std::vector<float>(6, -1.0f)));
+        return;
+    }
+    EXPECT(r);
+    EXPECT((grad_data == std::vector<float>{0, 2, 3, 4, 5, 0}));
+    EXPECT((grad_updates == std::vector<float>{6, 6, 1}));
+    EXPECT(ctx.try_gather_rows_backward(scatter::tensor_view(indices.data(), {3}),
+                                        scatter::tensor_view(grad_out.data(), {3}), gd));
+    EXPECT((grad_data == std::vector<float>{3, 0, 0, 0, 0, 3}));
+}
+
 // Buffers: write, scatter without a host round trip, read back; moved owners destroy once.
 void case_buffers(const scatter::context& ctx) {
     std::vector<float> data = {0, 0, 0, 0}, updates = {1, 2};
@@ -232,7 +258,8 @@ int main(int argc, char** argv) {
         void (*run)(const scatter::context&);
     } cases[] = {{"elements", case_elements}, {"rows", case_rows}, {"nd", case_nd},
                  {"errors", case_errors},     {"buffers", case_buffers}, {"span", case_span},
-                 {"gather", case_gather}, {"message_passing", case_message_passing}};
+                 {"gather", case_gather},     {"message_passing", case_message_passing},
+                 {"backward", case_backward}};
     const std::string wanted = argc > 1 ? argv[1] : "";
     int ran = 0;
     for (const scatter::context& ctx : contexts()) {

@@ -39,6 +39,10 @@ struct StandIn final : Backend {
     Status execute_message_passing(const MessagePlan&) override {
         return make_error(SCATTER_ERROR_UNSUPPORTED, "no message passing");
     }
+    Status execute_backward(const BackwardPlan&) override { return make_error(SCATTER_ERROR_UNSUPPORTED, "no backward"); }
+    Status execute_gather_backward(const GatherPlan&) override {
+        return make_error(SCATTER_ERROR_UNSUPPORTED, "no backward");
+    }
     scatter_backend kind_;
     bool refuse_f64_;
     int calls = 0, large_calls = 0;

@@ -147,6 +147,12 @@ def _declare(lib):
         table[op] = (status, [c.c_void_p, tensor_p, tensor_p, c.POINTER(GatherOptions), tensor_p])
     table["scatter_message_passing"] = (status, [c.c_void_p, tensor_p, tensor_p, tensor_p, tensor_p, tensor_p,
                                                  c.POINTER(MessagePassingOptions), tensor_p])
+    for op in ("scatter_elements_backward", "scatter_rows_backward", "scatter_nd_backward"):
+        table[op] = (status, [c.c_void_p, tensor_p, tensor_p, tensor_p, tensor_p, tensor_p,
+                              c.POINTER(Options), tensor_p, tensor_p])
+    for op in ("scatter_gather_elements_backward", "scatter_gather_rows_backward",
+               "scatter_gather_nd_backward"):
+        table[op] = (status, [c.c_void_p, tensor_p, tensor_p, c.POINTER(GatherOptions), tensor_p])
     for name, (restype, argtypes) in table.items():
         fn = getattr(lib, name)
         fn.restype = restype

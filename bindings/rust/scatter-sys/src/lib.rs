@@ -766,6 +766,41 @@ extern "C" {
                                    dst: *const scatter_tensor, weights: *const scatter_tensor,
                                    options: *const scatter_message_passing_options,
                                    out: *const scatter_tensor) -> scatter_status;
+    /// Gradients of `scatter_elements` (docs/semantics.md, "Backward"): `grad_data` and/or
+    /// `grad_updates` (either may be null, not both) from `grad_out`; `out` is the forward's
+    /// result (null allowed for none, add, sub, mean).
+    pub fn scatter_elements_backward(context: scatter_context, data: *const scatter_tensor,
+                                     indices: *const scatter_tensor, updates: *const scatter_tensor,
+                                     out: *const scatter_tensor, grad_out: *const scatter_tensor,
+                                     options: *const scatter_options, grad_data: *const scatter_tensor,
+                                     grad_updates: *const scatter_tensor) -> scatter_status;
+    /// Gradients of `scatter_rows`, as `scatter_elements_backward`.
+    pub fn scatter_rows_backward(context: scatter_context, data: *const scatter_tensor,
+                                 indices: *const scatter_tensor, updates: *const scatter_tensor,
+                                 out: *const scatter_tensor, grad_out: *const scatter_tensor,
+                                 options: *const scatter_options, grad_data: *const scatter_tensor,
+                                 grad_updates: *const scatter_tensor) -> scatter_status;
+    /// Gradients of `scatter_nd`, as `scatter_elements_backward`.
+    pub fn scatter_nd_backward(context: scatter_context, data: *const scatter_tensor,
+                               indices: *const scatter_tensor, updates: *const scatter_tensor,
+                               out: *const scatter_tensor, grad_out: *const scatter_tensor,
+                               options: *const scatter_options, grad_data: *const scatter_tensor,
+                               grad_updates: *const scatter_tensor) -> scatter_status;
+    /// Gradient of `scatter_gather_elements`: `grad_out` scatter-added into a zero `grad_data`.
+    pub fn scatter_gather_elements_backward(context: scatter_context, indices: *const scatter_tensor,
+                                            grad_out: *const scatter_tensor,
+                                            options: *const scatter_gather_options,
+                                            grad_data: *const scatter_tensor) -> scatter_status;
+    /// Gradient of `scatter_gather_rows`, as `scatter_gather_elements_backward`.
+    pub fn scatter_gather_rows_backward(context: scatter_context, indices: *const scatter_tensor,
+                                        grad_out: *const scatter_tensor,
+                                        options: *const scatter_gather_options,
+                                        grad_data: *const scatter_tensor) -> scatter_status;
+    /// Gradient of `scatter_gather_nd`, as `scatter_gather_elements_backward`.
+    pub fn scatter_gather_nd_backward(context: scatter_context, indices: *const scatter_tensor,
+                                      grad_out: *const scatter_tensor,
+                                      options: *const scatter_gather_options,
+                                      grad_data: *const scatter_tensor) -> scatter_status;
 
     /// Copies the profile of the last operation this thread ran on `context` into `*out`.
     pub fn scatter_last_profile(context: scatter_context, out: *mut scatter_profile)

@@ -245,6 +245,8 @@ fn every_function_of_the_header_is_declared_and_links() {
         scatter_buffer_create, scatter_buffer_destroy, scatter_buffer_size, scatter_buffer_write,
         scatter_buffer_read, scatter_buffer_copy, scatter_elements, scatter_rows, scatter_nd,
         scatter_gather_elements, scatter_gather_rows, scatter_gather_nd, scatter_message_passing,
+        scatter_elements_backward, scatter_rows_backward, scatter_nd_backward,
+        scatter_gather_elements_backward, scatter_gather_rows_backward, scatter_gather_nd_backward,
         scatter_last_profile, scatter_batch_create, scatter_batch_record, scatter_batch_submit,
         scatter_batch_wait, scatter_batch_destroy, scatter_context_create_vulkan,
         scatter_buffer_wrap_vulkan, scatter_record_vulkan, scatter_recording_result,
