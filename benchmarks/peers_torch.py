@@ -6,8 +6,9 @@ twice: out of place (a fresh output each call) and in place into a warm output r
 
 Effective GB/s counts the same bytes as `scatter bench`: data read + output written + indices read
 + updates read; for a gather (W17, W18), the gathered elements read + output written + indices
-read; for a backward (W20), data, out and grad_out read and grad_data written + indices and updates
-read and grad_updates written. W7 (latency) is reported as microseconds per call.
+read; for message passing (W19), data read + output written + src and dst read + one row of x read
+per edge; for a backward (W20), data, out and grad_out read and grad_data written + indices and
+updates read and grad_updates written. W7 (latency) is reported as microseconds per call.
 
 usage: peers_torch.py [--workload W1,W2|all] [--threads 1,2] [--repeat K] [--device cpu|cuda] [--json]
 
@@ -84,11 +85,18 @@ def shape_indices(workload, indices, generator):
 
 def make_inputs(workload):
     """Seed 0; indices uniform over the target axis (for nd: over each indexed dimension), unless
-    the workload asks for another distribution (shape_indices). A gather has no updates (None)."""
+    the workload asks for another distribution (shape_indices). A gather has no updates (None).
+    Message passing: indices are (src, dst), uniform over x's and data's rows, and updates is x."""
     generator = torch.Generator().manual_seed(0)
     dtype = DTYPES[workload["dtype"]]
     integer = not dtype.is_floating_point
     data = random_tensor(generator, dtype, workload["data"], -1e6 if integer else 0, 1e6 if integer else 1)
+    if workload["op"] == "message_passing":
+        edges = workload["indices"]
+        src = torch.randint(0, workload["x"][0], edges, generator=generator)
+        dst = torch.randint(0, workload["data"][0], edges, generator=generator)
+        x = random_tensor(generator, dtype, workload["x"], -1e6 if integer else 0, 1e6 if integer else 1)
+        return data, (src, dst), x
     shape = workload["data"]
     if index_form(workload) == "nd":
         depth = workload["indices"][-1]
@@ -153,8 +161,34 @@ def gather_peer_calls(workload, data, indices):
     raise SystemExit(f"{workload['id']}: no PyTorch peer for {op}")
 
 
+def message_passing_peer_calls(workload, data, edges, x):
+    """PyTorch's aggregation of x[src] into rows dst: the E x F messages first (x[src]), then
+    index_add_ (the peer the issue names) or index_put_(accumulate=True), each into a fresh output
+    and into a warm one refilled from data."""
+    if workload["reduction"] != "add":
+        raise SystemExit(f"{workload['id']}: no PyTorch peer for message passing with {workload['reduction']}")
+    src, dst = edges
+    out = data.clone()
+
+    def warm_index_add():
+        out.copy_(data)
+        out.index_add_(0, dst, x[src])
+
+    def warm_index_put():
+        out.copy_(data)
+        out.index_put_((dst,), x[src], accumulate=True)
+
+    return [("Tensor.index_add(0, dst, x[src])", lambda: data.index_add(0, dst, x[src])),
+            ("Tensor.index_add_(0, dst, x[src]) into a warm out", warm_index_add),
+            ("Tensor.index_put_((dst,), x[src], accumulate=True) into a warm out", warm_index_put)]
+
+
 def moved_bytes(workload, data, indices, updates):
     """The bytes `scatter bench` counts for the workload."""
+    if workload["op"] == "message_passing":
+        src, dst = indices
+        row_bytes = tensor_bytes(updates) // updates.shape[0]
+        return 2 * tensor_bytes(data) + tensor_bytes(src) + tensor_bytes(dst) + src.numel() * row_bytes
     if workload.get("backward"):
         return 4 * tensor_bytes(data) + tensor_bytes(indices) + 2 * tensor_bytes(updates)
     if updates is not None:
@@ -177,6 +211,8 @@ def peer_calls(workload, data, indices, updates):
     operator: the work `scatter bench` times, into a warm output). Gathers: gather_peer_calls."""
     if updates is None:
         return gather_peer_calls(workload, data, indices)
+    if workload["op"] == "message_passing":
+        return message_passing_peer_calls(workload, data, indices, updates)
     if workload.get("backward"):
         return backward_peer_calls(workload, data, indices, updates)
     op, reduction, axis = workload["op"], workload["reduction"], workload["axis"]
@@ -261,7 +297,8 @@ def main():
         parser.error(f"no workload matches {args.workload}")
 
     for workload in selected:
-        data, indices, updates = (None if t is None else t.to(args.device) for t in make_inputs(workload))
+        data, indices, updates = (None if t is None else tuple(i.to(args.device) for i in t) if isinstance(t, tuple)
+                                  else t.to(args.device) for t in make_inputs(workload))
         moved = moved_bytes(workload, data, indices, updates)
         calls = LATENCY_CALLS_PER_SAMPLE if workload.get("latency") else 1
         for threads, (name, call) in itertools.product(thread_counts, peer_calls(workload, data, indices, updates)):

@@ -94,6 +94,7 @@ Workload parse_workload(const nlohmann::json& row) {
     const OpChoice op = lookup(op_names(), workload.op_name, "op");
     workload.op = op.form;
     workload.gather = op.gather;
+    workload.message_passing = op.message_passing;
     workload.axis = row.at("axis").get<int32_t>();
     workload.dtype_name = row.at("dtype").get<std::string>();
     workload.dtype = dtype_named(workload.dtype_name);
@@ -106,6 +107,13 @@ Workload parse_workload(const nlohmann::json& row) {
         options.axis = workload.op == ScatterOp::nd ? 0 : workload.axis;
         if (!gather_shape(workload.op, workload.data_shape, workload.indices_shape, options, &workload.out_shape))
             throw std::logic_error("workload table: " + workload.id + " has shapes no gather takes");
+    } else if (workload.message_passing) {
+        workload.reduction_name = row.at("reduction").get<std::string>();
+        workload.reduction = lookup(reduction_names(), workload.reduction_name, "reduction");
+        workload.x_shape = row.at("x").get<std::vector<int64_t>>();
+        workload.out_shape = workload.data_shape;
+        if (row.contains("updates") || workload.indices_shape.size() != 1 || workload.axis != 0)
+            throw std::logic_error("workload table: " + workload.id + " passes messages: x, [E] edges, axis 0");
     } else {
         workload.reduction_name = row.at("reduction").get<std::string>();
         workload.reduction = lookup(reduction_names(), workload.reduction_name, "reduction");
@@ -219,7 +227,9 @@ std::string Workload::describe() const {
     if (op != ScatterOp::nd) text += " axis " + std::to_string(axis);
     if (!gather) text += " " + reduction_name;
     if (backward) text += " backward";
-    text += " " + dtype_name + " data" + shape_text(data_shape) + " indices" + shape_text(indices_shape);
+    text += " " + dtype_name + " data" + shape_text(data_shape);
+    if (message_passing) return text + " x" + shape_text(x_shape) + " edges" + shape_text(indices_shape);
+    text += " indices" + shape_text(indices_shape);
     if (indices_sorted) text += " sorted";
     if (targets_per_row > 0) text += " " + std::to_string(targets_per_row) + "/row";
     if (indices_broadcast) text += " broadcast";
@@ -257,6 +267,17 @@ WorkloadInputs generate_inputs(const Workload& workload, size_t offset) {
     for (uint64_t i = 0; i < index_count; ++i)
         indices[i] = static_cast<int64_t>(random.below(static_cast<uint64_t>(bounds[i % bounds.size()])));
 
+    if (workload.message_passing) {  // indices are src, over x's rows; dst over data's
+        for (uint64_t i = 0; i < index_count; ++i)
+            indices[i] = static_cast<int64_t>(random.below(static_cast<uint64_t>(workload.x_shape[0])));
+        inputs.dst = HostBytes(index_count * sizeof(int64_t), offset);
+        int64_t* dst = reinterpret_cast<int64_t*>(inputs.dst.data());
+        for (uint64_t i = 0; i < index_count; ++i)
+            dst[i] = static_cast<int64_t>(random.below(static_cast<uint64_t>(workload.data_shape[0])));
+        inputs.updates = random_tensor(random, workload.dtype, element_count(workload.x_shape), workload.updates_low,
+                                       workload.updates_high, offset);
+        return inputs;
+    }
     shape_indices(workload, random, indices);
 
     if (!workload.gather)

@@ -1,4 +1,4 @@
-// The standard workloads W1-W18 and W20 (docs/cli.md): their definitions, read from the table
+// The standard workloads W1-W20 (docs/cli.md): their definitions, read from the table
 // benchmarks/workloads.json (embedded at build time), and their inputs, generated from a fixed seed.
 #pragma once
 
@@ -14,6 +14,10 @@ struct Workload {
     std::string id;
     ScatterOp op = ScatterOp::elements;  // the index form
     bool gather = false;                 // a gather of that form: no reduction, no updates
+    // message passing: x [N, F...] (x_shape) sent along indices_shape = [E] edges, src uniform
+    // over x's rows and dst over data's; no updates
+    bool message_passing = false;
+    std::vector<int64_t> x_shape;
     // The scatter's backward call (scatter_*_backward: grad_data and grad_updates from a
     // grad_out), timed alone: the forward's result is computed once before.
     bool backward = false;
@@ -57,9 +61,10 @@ private:
 };
 
 // Host tensors of one workload: data, int64 indices (distributed as the workload says), updates
-// (none for a gather), grad_out (backward workloads: uniform in [0, 1), data's shape).
+// (none for a gather); message passing: indices are src, dst the targets, updates x; grad_out
+// (backward workloads: uniform in [0, 1), data's shape).
 struct WorkloadInputs {
-    HostBytes data, indices, updates, grad_out;
+    HostBytes data, indices, updates, dst, grad_out;
 };
 
 // The text of benchmarks/workloads.json.

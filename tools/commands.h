@@ -11,17 +11,20 @@
 // The three index forms, each a scatter and a gather (scatter_gather_*).
 enum class ScatterOp { elements, rows, nd };
 
-// An --op name: the form, and whether it is the gather of that form.
+// An --op name: the form, and whether it is the gather of that form or message passing (rows form).
 struct OpChoice {
     ScatterOp form = ScatterOp::elements;
     bool gather = false;
+    bool message_passing = false;
 };
 
 struct RunOptions {
     OpChoice op;
     std::string data_path, indices_path, updates_path, out_path;
+    std::string x_path, src_path, dst_path, weights_path;  // message passing
     scatter_options options = SCATTER_OPTIONS_INIT;                // a scatter's
     scatter_gather_options gather_options = SCATTER_GATHER_OPTIONS_INIT;  // a gather's
+    scatter_message_passing_options message_options = SCATTER_MESSAGE_PASSING_OPTIONS_INIT;
     bool has_fill_value = false;  // --fill-value given: fill_value converts to data's dtype
     std::string fill_value;
     ContextSettings context;

@@ -48,12 +48,42 @@ void add_context_options(CLI::App* command, ContextSettings* settings,
 
 // The checks that need more than one option: which options each --op takes. They throw CLI11's
 // ValidationError, so the run ends as any usage error does (exit 2, the message, --help).
-void check_run_options(const CLI::App& command, RunOptions* run, scatter_out_of_range out_of_range) {
+// message_passing: --x, --src and --dst instead of --indices and --updates, a policy per index
+// vector.
+void check_message_passing_options(const CLI::App& command, RunOptions* run, scatter_out_of_range src_policy,
+                                   scatter_out_of_range dst_policy) {
+    auto given = [&](const char* name) { return command.count(name) > 0; };
+    for (const char* name : {"--x", "--src", "--dst"})
+        if (!given(name)) throw CLI::ValidationError(std::string(name) + " is required for --op message_passing");
+    for (const char* name : {"--indices", "--updates", "--axis", "--batch-dims", "--out-of-range"})
+        if (given(name))
+            throw CLI::ValidationError(std::string(name) +
+                                       " is not an option of --op message_passing: it takes --x, --src, --dst "
+                                       "(--weights) and --src-out-of-range / --dst-out-of-range");
+    if (src_policy == SCATTER_OUT_OF_RANGE_SKIP)
+        throw CLI::ValidationError("--src-out-of-range skip is not allowed (error, clamp or fill)");
+    if (dst_policy == SCATTER_OUT_OF_RANGE_FILL)
+        throw CLI::ValidationError("--dst-out-of-range fill is not allowed (error, skip or clamp)");
+    if (given("--fill-value") && src_policy != SCATTER_OUT_OF_RANGE_FILL)
+        throw CLI::ValidationError("--fill-value needs --src-out-of-range fill");
+    scatter_message_passing_options& options = run->message_options;
+    options.reduction = run->options.reduction;  // DEFAULT: add
+    options.src_out_of_range = src_policy;
+    options.dst_out_of_range = dst_policy;
+    run->has_fill_value = given("--fill-value");
+}
+
+void check_run_options(const CLI::App& command, RunOptions* run, scatter_out_of_range out_of_range,
+                       scatter_out_of_range src_policy, scatter_out_of_range dst_policy) {
     const std::string op = command.get_option("--op")->as<std::string>();
     auto given = [&](const char* name) { return command.count(name) > 0; };
     auto refuse = [&](const std::string& name, const std::string& why) {
         throw CLI::ValidationError(name + " is not an option of --op " + op + ": " + why);
     };
+    if (run->op.message_passing) return check_message_passing_options(command, run, src_policy, dst_policy);
+    if (!given("--indices")) throw CLI::ValidationError("--indices is required for --op " + op);
+    for (const char* name : {"--x", "--src", "--dst", "--weights", "--src-out-of-range", "--dst-out-of-range"})
+        if (given(name)) refuse(name, "it is a message_passing option");
     if (!run->op.gather) {
         if (!given("--updates")) throw CLI::ValidationError("--updates is required for --op " + op);
         for (const char* name : {"--batch-dims", "--fill-value"})
@@ -80,15 +110,17 @@ void add_run_command(CLI::App* app, RunOptions* run, bool* exclude_self) {
     CLI::App* command = app->add_subcommand(
         "run", "Scatter updates into data, or gather data at indices, and write the result");
     add_choice(command, "--op", &run->op, op_names(),
-               "The operation: elements, rows, nd (scatters), gather_elements, gather_rows, gather_nd")
+               "The operation: elements, rows, nd (scatters), gather_elements, gather_rows, gather_nd, "
+               "message_passing")
         ->required();
-    command->add_option("--data", run->data_path, "data .npy")->required();
-    command->add_option("--indices", run->indices_path, "indices .npy (int32 or int64)")->required();
+    command->add_option("--data", run->data_path, "data .npy (message_passing: [M, F...], where out starts)")
+        ->required();
+    command->add_option("--indices", run->indices_path, "indices .npy (int32 or int64; not message_passing)");
     command->add_option("--updates", run->updates_path, "updates .npy (the data's dtype; scatters only)");
     command->add_option("--out", run->out_path, "result .npy (written only on success)")->required();
     command->add_option("--axis", run->options.axis, "Axis for elements and rows (default 0)");
     add_choice(command, "--reduction", &run->options.reduction, reduction_names(),
-               "How updates combine (default none); PyTorch/ONNX names sum, prod, multiply, amax, "
+               "How updates combine (default none; message_passing: add); PyTorch/ONNX names sum, prod, multiply, amax, "
                "amin are aliases of add, mul, mul, max, min");
     command->add_flag("--exclude-self", *exclude_self,
                       "A hit target starts from the reduction's identity, not its data value");
@@ -99,23 +131,35 @@ void add_run_command(CLI::App* app, RunOptions* run, bool* exclude_self) {
     command->add_option("--batch-dims", run->gather_options.batch_dims,
                         "gather_nd: leading dimensions data and indices share (default 0)");
     command->add_option("--fill-value", run->fill_value,
-                        "gather with --out-of-range fill: the value of out-of-range results, in data's "
-                        "dtype (default zero)");
+                        "gather with --out-of-range fill (message_passing: --src-out-of-range fill): the "
+                        "value of out-of-range results, in data's dtype (default zero)");
+    command->add_option("--x", run->x_path, "message_passing: x .npy, [N, F...] of data's dtype");
+    command->add_option("--src", run->src_path, "message_passing: src .npy, [E] int32 or int64 (rows of x)");
+    command->add_option("--dst", run->dst_path, "message_passing: dst .npy, [E] int32 or int64 (rows of out)");
+    command->add_option("--weights", run->weights_path, "message_passing: weights .npy, [E] of data's dtype");
+    auto src_policy = std::make_shared<scatter_out_of_range>(SCATTER_OUT_OF_RANGE_DEFAULT);
+    auto dst_policy = std::make_shared<scatter_out_of_range>(SCATTER_OUT_OF_RANGE_DEFAULT);
+    add_choice(command, "--src-out-of-range", src_policy.get(), out_of_range_names(),
+               "message_passing: error (default), clamp or fill for src");
+    add_choice(command, "--dst-out-of-range", dst_policy.get(), out_of_range_names(),
+               "message_passing: error (default), skip or clamp for dst");
     add_context_options(command, &run->context, kRunBackends);
-    command->callback([command, run, out_of_range] { check_run_options(*command, run, *out_of_range); });
+    command->callback([command, run, out_of_range, src_policy, dst_policy] {
+        check_run_options(*command, run, *out_of_range, *src_policy, *dst_policy);
+    });
 }
 
 void add_bench_command(CLI::App* app, BenchOptions* bench) {
-    CLI::App* command = app->add_subcommand("bench", "Time the standard workloads W1-W18 and W20");
+    CLI::App* command = app->add_subcommand("bench", "Time the standard workloads W1-W20");
     command->add_option("--workload", bench->workloads,
-                        "Comma-separated ids (W1,W4) or all (W1-W14, W16-W18, W20; W15, 12 GB, only when named)")
+                        "Comma-separated ids (W1,W4) or all (W1-W14, W16-W20; W15, 12 GB, only when named)")
         ->delimiter(',')
         ->check(
             [](const std::string& id) -> std::string {
                 if (id == "all") return "";
                 for (const Workload& workload : standard_workloads())
                     if (workload.id == id) return "";
-                return "unknown workload " + id + " (W1-W18, W20 or all)";
+                return "unknown workload " + id + " (W1-W20 or all)";
             },
             "W1..W20|all");
     command->add_option("--repeat", bench->repeat, "Timed runs per workload (default 7)")
@@ -184,6 +228,7 @@ int main(int argc, char** argv) {
         return kExitUsageError;
     }
     if (exclude_self) run.options.flags |= SCATTER_OPTION_EXCLUDE_SELF;
+    run.message_options.flags = run.options.flags;
 
     try {
         return dispatch(app, run, bench, devices_json);

@@ -13,7 +13,8 @@ inline const std::map<std::string, OpChoice>& op_names() {
         {"nd", {ScatterOp::nd, false}},
         {"gather_elements", {ScatterOp::elements, true}},
         {"gather_rows", {ScatterOp::rows, true}},
-        {"gather_nd", {ScatterOp::nd, true}}};
+        {"gather_nd", {ScatterOp::nd, true}},
+        {"message_passing", {ScatterOp::rows, false, true}}};
     return names;
 }
 

@@ -1,5 +1,5 @@
-// `scatter run`: load the .npy files, scatter (data, indices, updates) or gather (data, indices),
-// write the result .npy atomically.
+// `scatter run`: load the .npy files, scatter (data, indices, updates), gather (data, indices) or
+// pass messages (data, x, src, dst, weights), and write the result .npy atomically.
 #include "cli_error.h"
 #include "commands.h"
 #include "fill_value.h"
@@ -21,10 +21,11 @@ npy::NpyArray load_input(const char* option, const std::string& path) {
 
 // Fixed-width strings of different kinds can have equal byte sizes ('S8' and 'U2'); the library
 // sees only opaque bytes, so the CLI insists on the same descr.
-void check_same_opaque_kind(const npy::NpyArray& data, const npy::NpyArray& updates) {
+void check_same_opaque_kind(const npy::NpyArray& data, const npy::NpyArray& updates,
+                            const char* name = "updates") {
     if (data.dtype.dtype == SCATTER_DTYPE_OPAQUE && updates.dtype.dtype == SCATTER_DTYPE_OPAQUE &&
         data.dtype.descr != updates.dtype.descr) {
-        throw CliError(SCATTER_ERROR_TYPE_MISMATCH, "updates dtype '" + updates.dtype.descr +
+        throw CliError(SCATTER_ERROR_TYPE_MISMATCH, std::string(name) + " dtype '" + updates.dtype.descr +
                                                         "' must equal data dtype '" +
                                                         data.dtype.descr + "'");
     }
@@ -110,10 +111,43 @@ int gather_command(const RunOptions& options) {
     return 0;
 }
 
+int message_passing_command(const RunOptions& options) {
+    npy::NpyArray data = load_input("--data", options.data_path);
+    npy::NpyArray x = load_input("--x", options.x_path);
+    npy::NpyArray src = load_input("--src", options.src_path);
+    npy::NpyArray dst = load_input("--dst", options.dst_path);
+    const bool weighted = !options.weights_path.empty();
+    npy::NpyArray weights = weighted ? load_input("--weights", options.weights_path) : npy::NpyArray();
+    check_same_opaque_kind(data, x, "x");
+    scatter_message_passing_options message_options = options.message_options;
+    std::vector<uint8_t> fill;
+    if (options.has_fill_value) {
+        fill = fill_value_bytes(options.fill_value, data.dtype);
+        message_options.fill_value = fill.data();
+    }
+
+    ContextHandle context = make_context(options.context);
+    std::vector<uint8_t> result(data.bytes.size());
+    const scatter_tensor data_tensor = tensor_of(data, data.bytes.data());
+    const scatter_tensor x_tensor = tensor_of(x, x.bytes.data());
+    const scatter_tensor src_tensor = tensor_of(src, src.bytes.data());
+    const scatter_tensor dst_tensor = tensor_of(dst, dst.bytes.data());
+    const scatter_tensor weights_tensor = weighted ? tensor_of(weights, weights.bytes.data()) : scatter_tensor();
+    const scatter_tensor out_tensor = tensor_of(data, result.data());
+    check_status(scatter_message_passing(context.get(), &data_tensor, &x_tensor, &src_tensor, &dst_tensor,
+                                         weighted ? &weights_tensor : nullptr, &message_options, &out_tensor));
+
+    const std::string header = npy::encode_header(data.dtype, data.shape);
+    write_file_atomically(options.out_path,
+                          {{header.data(), header.size()}, {result.data(), result.size()}});
+    return 0;
+}
+
 }  // namespace
 
 int run_command(const RunOptions& options) {
     if (options.op.gather) return gather_command(options);
+    if (options.op.message_passing) return message_passing_command(options);
     npy::NpyArray data = load_input("--data", options.data_path);
     npy::NpyArray indices = load_input("--indices", options.indices_path);
     npy::NpyArray updates = load_input("--updates", options.updates_path);

@@ -659,6 +659,92 @@ SCATTER_API scatter_status scatter_gather_nd(scatter_context context, const scat
                                              const scatter_tensor* out);
 
 /* ---------------------------------------------------------------------------------------------
+ * Message passing: gather, scale and scatter in one pass
+ *
+ * scatter_message_passing aggregates messages along the edges of a graph (PyG MessagePassing,
+ * DGL update_all, torch_scatter.scatter(x[src] * w[:, None], dst)) without materializing the
+ * edge x feature tensor. With data and out of shape [M, F...], x of shape [N, F...] (the same
+ * trailing dimensions F..., rank r >= 1) and the edge vectors src, dst (and weights) of shape [E]:
+ *
+ *   out = data;  for e = 0, 1, ..., E-1 in this order:  out[dst[e], ...] (op)= x[src[e], ...] * w[e]
+ *
+ * and the result is bitwise that of the three calls it fuses, on every backend and thread count:
+ *   1. m = scatter_gather_rows(x, src) into [E, F...], with src_out_of_range and fill_value;
+ *   2. m[e, ...] = m[e, ...] * w[e] with the arithmetic of SCATTER_REDUCTION_MUL (16-bit floats
+ *      compute in f32 and round once; integers wrap; bool: logical and; complex product); without
+ *      weights there is no multiply at all;
+ *   3. scatter_rows(data, dst, m, out) on axis 0 with reduction, dst_out_of_range and
+ *      exclude_self: updates to one row apply in edge order, starting from data's row (or from the
+ *      identity, under exclude_self), mean divides once at the end.
+ * Extra memory is O(M) (hit counts, for mean and exclude_self) at most; m is never built.
+ *
+ * Out-of-range policies, one per index vector, as the call each one belongs to:
+ *   src  DEFAULT (= ERROR), ERROR, CLAMP (into [0, N-1]; N = 0 is INDEX_OUT_OF_RANGE) or FILL (the
+ *        edge's message is fill_value, then scaled by its weight), as scatter_gather_rows.
+ *   dst  DEFAULT (= ERROR), ERROR, SKIP (the edge is ignored; a row reached only by skipped edges
+ *        keeps data's value, also under exclude_self) or CLAMP (into [0, M-1]; an edge into
+ *        M = 0 is skipped), as scatter_rows.
+ * Negative indices count from the back. Under ERROR every index of the vector is checked, also
+ * that of an edge whose message is empty (F... holds a 0) or whose other index is skipped; src
+ * is checked before dst, and the first offending index is named ("src[4] = 9 is outside [-3, 3)
+ * on axis 0").
+ * ------------------------------------------------------------------------------------------- */
+
+/** Options of one message-passing call. Start from SCATTER_MESSAGE_PASSING_OPTIONS_INIT; NULL
+ *  options mean the defaults (add, ERROR for both index vectors, zero fill value, no flags). */
+typedef struct scatter_message_passing_options {
+    uint32_t struct_size;                  /* sizeof(scatter_message_passing_options) */
+    scatter_reduction reduction;           /* DEFAULT means ADD here (the aggregation of graph
+                                              networks); every reduction data's dtype allows in
+                                              scatter_rows: NONE (the last edge wins), ADD, SUB,
+                                              MUL, DIV, MAX, MIN, MEAN */
+    scatter_out_of_range src_out_of_range; /* DEFAULT (= ERROR), ERROR, CLAMP or FILL */
+    scatter_out_of_range dst_out_of_range; /* DEFAULT (= ERROR), ERROR, SKIP or CLAMP */
+    const void* fill_value;                /* src FILL: one element of x's dtype (element_size
+                                              bytes for OPAQUE), read during the call; NULL means
+                                              all-zero bytes. Ignored by the other policies. */
+    uint32_t flags;                        /* SCATTER_OPTION_EXCLUDE_SELF;
+                                              SCATTER_OPTION_ALLOW_NONDETERMINISM is accepted and
+                                              changes nothing (every path is deterministic) */
+} scatter_message_passing_options;
+
+#define SCATTER_MESSAGE_PASSING_OPTIONS_INIT                                                  \
+    { (uint32_t)sizeof(scatter_message_passing_options), SCATTER_REDUCTION_DEFAULT,           \
+      SCATTER_OUT_OF_RANGE_DEFAULT, SCATTER_OUT_OF_RANGE_DEFAULT, NULL, 0u }
+
+/** Fused message passing, rows form: out[dst[e]] (op)= x[src[e]] * weights[e] over the edges in
+ *  order (see the section above for the rule and the three calls it equals bitwise).
+ *  - data: [M, F...], rank >= 1, any dtype. out: data's shape, dtype and element size; out may
+ *    describe exactly the same memory as data (in place); any other overlap of out with data, x,
+ *    src, dst or weights, or an out whose own elements overlap, is INVALID_ARGUMENT.
+ *  - x: [N, F...], data's dtype and element size, data's trailing dimensions. x may be data.
+ *  - src, dst: rank 1, the same length E >= 0, each I32 or I64 (they may differ).
+ *  - weights: NULL (no multiply), or rank 1 of length E and data's dtype; OPAQUE data has no
+ *    multiply, so weights with it are UNSUPPORTED.
+ *  Every tensor but out may have zero and negative strides; empty tensors are valid (E = 0 copies
+ *  data into out).
+ *  Returns INVALID_ARGUMENT (null context, data, x, src, dst or out, null data pointer for a
+ *  non-empty tensor, bad struct_size, reduction, out_of_range value for its vector (SKIP for
+ *  src, FILL for dst) or flags, an out that overlaps, integer DIV by a message that is zero),
+ *  TYPE_MISMATCH (x, weights or out with another dtype or element size than data, src or dst not
+ *  I32/I64), SHAPE_MISMATCH (0-d data, x or out of another rank than data, x.shape[1:] or
+ *  out.shape unlike data's, src/dst/weights not of rank 1 or not all of one length, element
+ *  counts whose byte size overflows), INDEX_OUT_OF_RANGE (see the policies above), UNSUPPORTED (a
+ *  reduction data's dtype does not allow, weights with OPAQUE data, a nonzero trailing options
+ *  field this version does not know; any tensor in a Vulkan buffer: the Vulkan backend does not
+ *  run message passing yet), OUT_OF_MEMORY, INTERNAL.
+ *  An AUTO context runs calls on host tensors on its CPU backend. On failure out (and data, when
+ *  in place) is byte-for-byte unchanged: every option, shape, index and integer divisor is checked
+ *  before the first byte is written.
+ *  Thread rule: any thread, concurrently on one context, as long as no two concurrent calls write
+ *  the same memory. The library reads its inputs and fill_value only during the call. */
+SCATTER_API scatter_status scatter_message_passing(scatter_context context, const scatter_tensor* data,
+                                                   const scatter_tensor* x, const scatter_tensor* src,
+                                                   const scatter_tensor* dst, const scatter_tensor* weights,
+                                                   const scatter_message_passing_options* options,
+                                                   const scatter_tensor* out);
+
+/* ---------------------------------------------------------------------------------------------
  * Backward kernels: the gradients of the scatters and the gathers
  *
  * Plain calls, no autograd engine: the caller keeps what the forward call read and wrote (its
@@ -794,8 +880,9 @@ SCATTER_API scatter_status scatter_gather_nd_backward(scatter_context context,
 /* ---------------------------------------------------------------------------------------------
  * Profiling
  *
- * With SCATTER_CONTEXT_FLAG_PROFILE, each scatter_elements / scatter_rows / scatter_nd and
- * scatter_gather_* call on the context times its host-side stages and, on Vulkan, each GPU pass
+ * With SCATTER_CONTEXT_FLAG_PROFILE, each scatter_elements / scatter_rows / scatter_nd,
+ * scatter_gather_* and scatter_message_passing call on the context times its host-side stages
+ * and, on Vulkan, each GPU pass
  * (timestamp queries around every dispatch, fill and copy of its command buffer). scatter_last_profile then returns the
  * profile of the last such call made on the calling thread. Without the flag nothing is timed
  * and nothing costs anything. Batches and recordings are not profiled.

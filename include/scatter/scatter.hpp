@@ -364,6 +364,27 @@ struct gather_options {
     }
 };
 
+/** Options of one message-passing call; the defaults are SCATTER_MESSAGE_PASSING_OPTIONS_INIT's
+ *  (add, error for src and dst, zero fill). fill_value points at one element of data's dtype
+ *  (src FILL only). */
+struct message_passing_options {
+    scatter_reduction reduction = SCATTER_REDUCTION_ADD;
+    scatter_out_of_range src_out_of_range = SCATTER_OUT_OF_RANGE_ERROR;
+    scatter_out_of_range dst_out_of_range = SCATTER_OUT_OF_RANGE_ERROR;
+    const void* fill_value = nullptr;
+    bool exclude_self = false;
+
+    scatter_message_passing_options get() const noexcept {
+        scatter_message_passing_options o = SCATTER_MESSAGE_PASSING_OPTIONS_INIT;
+        o.reduction = reduction;
+        o.src_out_of_range = src_out_of_range;
+        o.dst_out_of_range = dst_out_of_range;
+        o.fill_value = fill_value;
+        o.flags = exclude_self ? SCATTER_OPTION_EXCLUDE_SELF : 0u;
+        return o;
+    }
+};
+
 /* ---- context --------------------------------------------------------------------------- */
 
 /** Owns a scatter_context. */
@@ -440,6 +461,21 @@ public:
                                const gather_options& opt = gather_options()) const {
         return run_gather(scatter_gather_nd, data, indices, out, opt);
     }
+    /** Message passing: out[dst[e]] (op)= x[src[e]] * weights[e] over the edges in order; `weights`
+     *  may be nullptr (no multiply). */
+    result<void> try_message_passing(const tensor_view& data, const tensor_view& x, const tensor_view& src,
+                                     const tensor_view& dst, const tensor_view* weights, const tensor_view& out,
+                                     const message_passing_options& opt = message_passing_options()) const {
+        const std::pair<const tensor_view*, const char*> views[] = {
+            {&data, "data"}, {&x, "x"}, {&src, "src"}, {&dst, "dst"}, {weights, "weights"}, {&out, "out"}};
+        for (const auto& v : views) {
+            result<void> r = v.first == nullptr ? result<void>() : v.first->check_extent(v.second);
+            if (!r) return r;
+        }
+        const scatter_message_passing_options o = opt.get();
+        return detail::to_result(scatter_message_passing(raw_, data.get(), x.get(), src.get(), dst.get(),
+                                                         weights == nullptr ? nullptr : weights->get(), &o, out.get()));
+    }
     /** The backward calls (docs/semantics.md, "Backward"): the forward's tensors and options,
      *  `out` the forward's result (nullptr allowed for none/add/sub/mean), grad_out of data's
      *  shape; grad_data and grad_updates may each be nullptr (not both). CPU contexts. */
@@ -498,6 +534,11 @@ public:
     void gather_nd(const tensor_view& data, const tensor_view& indices, const tensor_view& out,
                    const gather_options& opt = gather_options()) const {
         try_gather_nd(data, indices, out, opt).value();
+    }
+    void message_passing(const tensor_view& data, const tensor_view& x, const tensor_view& src, const tensor_view& dst,
+                         const tensor_view* weights, const tensor_view& out,
+                         const message_passing_options& opt = message_passing_options()) const {
+        try_message_passing(data, x, src, dst, weights, out, opt).value();
     }
 #endif
 

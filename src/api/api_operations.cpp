@@ -1,10 +1,11 @@
-// The three operations, the three gathers and their backward calls: plan (validate) in core,
-// then execute on the context's backend.
+// The three operations, the three gathers, their backward calls and message passing: plan
+// (validate) in core, then execute on the context's backend.
 #include "api/api_guard.h"
 #include "api/api_profile.h"
 #include "core/backward_plan.h"
 #include "core/context.h"
 #include "core/gather_plan.h"
+#include "core/message_plan.h"
 #include "core/op_plan.h"
 #include "core/profile.h"
 
@@ -112,6 +113,20 @@ SCATTER_API scatter_status scatter_gather_rows(scatter_context context, const sc
                                                const scatter_gather_options* options,
                                                const scatter_tensor* out) {
     return run_gather(OpKind::Rows, context, data, indices, options, out);
+}
+
+SCATTER_API scatter_status scatter_message_passing(scatter_context context, const scatter_tensor* data,
+                                                   const scatter_tensor* x, const scatter_tensor* src,
+                                                   const scatter_tensor* dst, const scatter_tensor* weights,
+                                                   const scatter_message_passing_options* options,
+                                                   const scatter_tensor* out) {
+    return guard([&]() -> Status {
+        if (context == nullptr) return make_error(SCATTER_ERROR_INVALID_ARGUMENT, "context is NULL");
+        const MessageRequest request{data, x, src, dst, weights, options, out};
+        return plan_and_execute<MessagePlan>(
+            context, [&](MessagePlan* plan) { return plan_message_passing(request, context, plan); },
+            [&](const MessagePlan& plan) { return context->backend->execute_message_passing(plan); });
+    });
 }
 
 SCATTER_API scatter_status scatter_gather_nd(scatter_context context, const scatter_tensor* data,

@@ -3,6 +3,7 @@
 #include "core/backward_plan.h"
 #include "core/dtype.h"
 #include "core/gather_plan.h"
+#include "core/message_plan.h"
 #include "core/op_plan.h"
 #include "core/profile.h"
 
@@ -174,6 +175,21 @@ Status AutoBackend::execute_gather_backward(const GatherPlan& plan) {
     return fixed_route(plan.profile, all_on_host({&plan.data, &plan.indices, &plan.out}), "a gather backward",
                        "cpu: backward calls run on the CPU backend")
         ->execute_gather_backward(plan);
+}
+
+Status AutoBackend::execute_message_passing(const MessagePlan& plan) {
+    const TensorView* views[] = {&plan.data, &plan.x, &plan.src, &plan.dst, &plan.weights, &plan.out};
+    bool host = true;
+    for (const TensorView* v : views) host = host && v->buffer == nullptr;
+    Backend* chosen = host ? cpu_.get() : vulkan_.get();
+    const char* reason =
+        host ? "cpu: message passing runs on the CPU backend" : "vulkan: buffer tensors stay where they are";
+    config_.log_message(SCATTER_LOG_DEBUG, (std::string("backend AUTO routes message passing to ") + reason).c_str());
+    if (plan.profile != nullptr) {
+        plan.profile->set_route(reason);
+        plan.profile->result.backend = chosen->kind();
+    }
+    return chosen->execute_message_passing(plan);
 }
 
 }  // namespace scatter

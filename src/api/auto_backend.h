@@ -39,6 +39,9 @@ public:
     // Gathers of host tensors run on the CPU backend (a byte copy: staging them for the GPU
     // costs more than the copy); on buffers, on Vulkan, where the buffers live.
     Status execute_gather(const GatherPlan& plan) override;
+    // Message passing on host tensors runs on the CPU backend; on buffers, on Vulkan (which
+    // refuses it as UNSUPPORTED for now).
+    Status execute_message_passing(const MessagePlan& plan) override;
     // Backward calls on host tensors run on the CPU backend (Vulkan has no backward kernels);
     // on buffers, on Vulkan, which refuses them as UNSUPPORTED.
     Status execute_backward(const BackwardPlan& plan) override;

@@ -13,6 +13,7 @@ namespace scatter {
 
 struct OpPlan;
 struct GatherPlan;
+struct MessagePlan;
 struct BackwardPlan;
 
 // Memory owned by a backend.
@@ -40,6 +41,9 @@ public:
     // Runs a validated gather. Must check its indices (policies ERROR and CLAMP) before the first
     // write, so that a failure leaves `out` unchanged.
     virtual Status execute_gather(const GatherPlan& plan) = 0;
+    // Runs a validated message-passing call. Must check src, then dst, then integer divisors
+    // before the first write, so that a failure leaves `out` unchanged.
+    virtual Status execute_message_passing(const MessagePlan& plan) = 0;
     // Runs a validated scatter backward: checks the indices as the forward does, then writes
     // grad_data and grad_updates (nothing on failure).
     virtual Status execute_backward(const BackwardPlan& plan) = 0;

@@ -88,6 +88,7 @@ struct IndexedDims {
     const int64_t* dims;
     uint32_t first_axis;
     bool per_coordinate;
+    const char* name = "indices";  // the tensor's name in messages
 
     int64_t bound_at(const int64_t* position) const {
         return per_coordinate ? dims[position[indices->rank - 1]] : dims[0];
@@ -136,7 +137,7 @@ Status check_index_range(const IndexedDims& target, TaskRunner& runner) {
     StridedWalk<1> walk(idx.rank, idx.shape, strides);
     walk.seek(bad);
     return index_error(walk.position(), idx.rank, load_index(idx.host, is_i64, walk.offset(0)),
-                       target.bound_at(walk.position()), target.axis_at(walk.position()));
+                       target.bound_at(walk.position()), target.axis_at(walk.position()), target.name);
 }
 
 }  // namespace
@@ -165,6 +166,19 @@ Status check_gather_indices(const GatherPlan& plan, TaskRunner& runner) {
         int64_t offset = 0;
         for (uint32_t d = 0; d < idx.rank; ++d) offset += position[d] * idx.strides[d];
         return clamp_error(position, idx.rank, load_index(idx.host, idx.dtype() == SCATTER_DTYPE_I64, offset), first + c);
+    }
+    return Status();
+}
+
+Status check_edge_indices(const TensorView& idx, const char* name, int64_t bound, scatter_out_of_range policy,
+                          bool gathered, TaskRunner& runner) {
+    if (idx.empty()) return Status();
+    if (policy == SCATTER_OUT_OF_RANGE_ERROR)
+        return check_index_range(IndexedDims{&idx, &bound, 0, false, name}, runner);
+    // A gathered row cannot be clamped into an empty dimension (a scattered one is skipped).
+    if (policy == SCATTER_OUT_OF_RANGE_CLAMP && gathered && bound == 0) {
+        const int64_t position[1] = {0};
+        return clamp_error(position, 1, load_index(idx.host, idx.dtype() == SCATTER_DTYPE_I64, 0), 0, name);
     }
     return Status();
 }
@@ -257,20 +271,21 @@ Status check_divisors(const OpPlan& plan, TaskRunner& runner, const int64_t* tar
     return divisor_error(walk.position(), upd.rank);
 }
 
-Status index_error(const int64_t* position, uint32_t rank, int64_t value, int64_t bound, uint32_t axis) {
+Status index_error(const int64_t* position, uint32_t rank, int64_t value, int64_t bound, uint32_t axis,
+                   const char* name) {
     char where[SCATTER_MAX_RANK * 24];
     format_position(position, rank, where, sizeof where);
     return make_error(SCATTER_ERROR_INDEX_OUT_OF_RANGE,
-                      "indices%s = %" PRId64 " is outside [-%" PRId64 ", %" PRId64 ") on axis %u", where, value,
+                      "%s%s = %" PRId64 " is outside [-%" PRId64 ", %" PRId64 ") on axis %u", name, where, value,
                       bound, bound, axis);
 }
 
-Status clamp_error(const int64_t* position, uint32_t rank, int64_t value, uint32_t axis) {
+Status clamp_error(const int64_t* position, uint32_t rank, int64_t value, uint32_t axis, const char* name) {
     char where[SCATTER_MAX_RANK * 24];
     format_position(position, rank, where, sizeof where);
     return make_error(SCATTER_ERROR_INDEX_OUT_OF_RANGE,
-                      "indices%s = %" PRId64 " cannot be clamped into axis %u of size 0: there is no element to gather",
-                      where, value, axis);
+                      "%s%s = %" PRId64 " cannot be clamped into axis %u of size 0: there is no element to gather",
+                      name, where, value, axis);
 }
 
 Status divisor_error(const int64_t* position, uint32_t rank) {

@@ -5,9 +5,11 @@
 #include "core/backward_plan.h"
 
 #include "core/index_check.h"
+#include "core/message_plan.h"
 #include "core/op_plan.h"
 #include "cpu/copy_tensor.h"
 #include "cpu/gather.h"
+#include "cpu/message_passing.h"
 #include "cpu/scatter_backward.h"
 #include "cpu/scatter_elements.h"
 #include "cpu/scatter_slices.h"
@@ -67,6 +69,10 @@ public:
 
     Status execute_gather(const GatherPlan& plan) override {
         return timed(plan.profile, "cpu_gather", [&] { return execute_gather_on_cpu(plan, config_); });
+    }
+
+    Status execute_message_passing(const MessagePlan& plan) override {
+        return timed(plan.profile, "cpu_message_passing", [&] { return execute_message_passing_on_cpu(plan, config_); });
     }
 
     Status execute_backward(const BackwardPlan& plan) override {
@@ -152,6 +158,18 @@ Status execute_gather_on_cpu(const GatherPlan& plan, ContextConfig& config) {
     TaskRunner& runner = *config.runner;
     SCATTER_RETURN_IF_ERROR(check_gather_indices(plan, runner));
     return gather_cpu(plan, runner);
+}
+
+Status execute_message_passing_on_cpu(const MessagePlan& plan, ContextConfig& config) {
+    const TensorView* views[] = {&plan.data, &plan.x, &plan.src, &plan.dst, &plan.weights, &plan.out};
+    for (const TensorView* v : views)
+        if (v->host == nullptr && !v->empty())
+            return make_error(SCATTER_ERROR_INVALID_ARGUMENT, "the CPU backend cannot address device memory");
+    TaskRunner& runner = *config.runner;
+    // src first: the gather of the composition checks its indices before the scatter does.
+    SCATTER_RETURN_IF_ERROR(check_edge_indices(plan.src, "src", plan.source_rows, plan.src_policy, true, runner));
+    SCATTER_RETURN_IF_ERROR(check_edge_indices(plan.dst, "dst", plan.target_rows, plan.dst_policy, false, runner));
+    return message_passing_cpu(plan, runner, config.allocator);
 }
 
 std::unique_ptr<Backend> make_cpu_backend(ContextConfig& config) { return std::make_unique<CpuBackend>(config); }

@@ -17,4 +17,7 @@ Status execute_on_cpu(const OpPlan& plan, ContextConfig& config);
 // Runs a validated gather whose tensors are all in host memory (the CPU backend's execute_gather).
 Status execute_gather_on_cpu(const GatherPlan& plan, ContextConfig& config);
 
+// Runs a validated message-passing call whose tensors are all in host memory.
+Status execute_message_passing_on_cpu(const MessagePlan& plan, ContextConfig& config);
+
 }  // namespace scatter

@@ -21,11 +21,10 @@ void with_reduction(scatter_reduction r, uint32_t size, F&& f) {
     }
 }
 
-// Reductions that a dtype does not allow never get here (plan_operation rejects them).
+// Reductions that a dtype does not allow never get here (the planners reject them).
 template <class F>
-void dispatch_applier(const OpPlan& plan, F&& f) {
-    const uint32_t size = plan.data.element_size;
-    if (plan.reduction == SCATTER_REDUCTION_NONE) {
+void dispatch_applier(scatter_dtype dtype, uint32_t size, scatter_reduction r, F&& f) {
+    if (r == SCATTER_REDUCTION_NONE) {
         switch (size) {
             case 1: f(Assign<1>{size}); return;
             case 2: f(Assign<2>{size}); return;
@@ -35,8 +34,7 @@ void dispatch_applier(const OpPlan& plan, F&& f) {
             default: f(Assign<0>{size}); return;
         }
     }
-    const scatter_reduction r = plan.reduction;
-    switch (plan.data.dtype()) {
+    switch (dtype) {
         case SCATTER_DTYPE_F16: with_reduction<Half, FloatTraits<Half, float>>(r, size, f); return;
         case SCATTER_DTYPE_BF16: with_reduction<BFloat, FloatTraits<BFloat, float>>(r, size, f); return;
         case SCATTER_DTYPE_F32: with_reduction<float, FloatTraits<float, float>>(r, size, f); return;
@@ -54,6 +52,11 @@ void dispatch_applier(const OpPlan& plan, F&& f) {
         case SCATTER_DTYPE_C128: with_reduction<ComplexOf<double>, ComplexTraits<double>>(r, size, f); return;
         default: return;
     }
+}
+
+template <class F>
+void dispatch_applier(const OpPlan& plan, F&& f) {
+    dispatch_applier(plan.data.dtype(), plan.data.element_size, plan.reduction, f);
 }
 
 }  // namespace scatter

@@ -58,6 +58,14 @@ Status VulkanBackend::execute_gather(const GatherPlan& plan) {
     }, plan.profile);
 }
 
+// No fused pass yet: a staged gather + scatter would build the E x F messages the call exists to
+// avoid. AUTO contexts run host tensors on their CPU backend.
+Status VulkanBackend::execute_message_passing(const MessagePlan&) {
+    return make_error(SCATTER_ERROR_UNSUPPORTED,
+                      "the Vulkan backend does not run scatter_message_passing yet; use host tensors on a CPU or "
+                      "AUTO context");
+}
+
 Status VulkanBackend::run(const Recorder& record, OperationProfile* profile) {
     if (profile != nullptr) return run_profiled(record, *profile);
     RecordedOperation operation(*device_, pipelines_);

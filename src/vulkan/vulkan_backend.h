@@ -23,6 +23,7 @@ public:
     Status create_buffer(uint64_t size, std::unique_ptr<Buffer>* out) override;
     Status execute(const OpPlan& plan) override;
     Status execute_gather(const GatherPlan& plan) override;
+    Status execute_message_passing(const MessagePlan& plan) override;
     // The scatters' backward has no Vulkan kernels yet: UNSUPPORTED before anything is touched
     // (an AUTO context runs those calls on host tensors on its CPU backend).
     Status execute_backward(const BackwardPlan& plan) override;

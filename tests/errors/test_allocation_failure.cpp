@@ -252,6 +252,57 @@ TEST(AllocationFailureContext, BufferCreateFailsCleanly) {
 namespace scatter_test {
 namespace {
 
+// Message passing allocates hit counts (mean: one table per task when threads split the rows'
+// elements) and a zero fill value (src FILL without one): every failure is OUT_OF_MEMORY before
+// anything is written.
+TEST(AllocationFailureMessagePassing, EveryFailedAllocationIsOutOfMemoryAndChangesNothing) {
+    FailingAllocator allocator;
+    scatter_context context = nullptr;
+    ASSERT_EQ(create_context(allocator, 2, &context), SCATTER_OK);
+    HostTensor data(SCATTER_DTYPE_F32, {300, 64}), x(SCATTER_DTYPE_F32, {200, 64});
+    HostTensor src(SCATTER_DTYPE_I64, {4000}), dst(SCATTER_DTYPE_I32, {4000});
+    data.fill(1.0);
+    for (int64_t i = 0; i < x.element_count(); ++i) x.set(i, double(i % 17));
+    for (int64_t e = 0; e < 4000; ++e) {
+        src.set(e, double((e * 7919) % 250));  // 50 of 250 out of range: the fill value
+        dst.set(e, double((e * 104729) % 300));
+    }
+    scatter_message_passing_options options = SCATTER_MESSAGE_PASSING_OPTIONS_INIT;
+    options.reduction = SCATTER_REDUCTION_MEAN;
+    options.src_out_of_range = SCATTER_OUT_OF_RANGE_FILL;
+    const scatter_tensor d = data.descriptor(), xt = x.descriptor(), s = src.descriptor(), t = dst.descriptor();
+    auto run = [&](HostTensor& out) {
+        const scatter_tensor o = out.descriptor();
+        return scatter_message_passing(context, &d, &xt, &s, &t, nullptr, &options, &o);
+    };
+    HostTensor expected(SCATTER_DTYPE_F32, {300, 64});
+    allocator.arm(-1);
+    ASSERT_EQ(run(expected), SCATTER_OK) << scatter_last_error_message();
+    int64_t failures = 0;
+    for (int64_t i = 0; i < kMaxSweep; ++i) {
+        HostTensor out(SCATTER_DTYPE_F32, {300, 64});
+        out.fill_sentinel(0x11);
+        const std::vector<uint8_t> before = out.storage();
+        allocator.arm(i);
+        const scatter_status status = run(out);
+        allocator.disarm();
+        if (!allocator.failed()) {
+            EXPECT_EQ(status, SCATTER_OK) << scatter_last_error_message();
+            EXPECT_TRUE(out.storage() == expected.storage()) << "wrong result with no failure";
+            break;
+        }
+        ++failures;
+        SCOPED_TRACE(testing::Message() << "allocation " << i << " failed");
+        EXPECT_STREQ(scatter_status_name(status), "SCATTER_ERROR_OUT_OF_MEMORY") << scatter_last_error_message();
+        EXPECT_TRUE(out.storage() == before) << "out changed by a failed call";
+        ASSERT_EQ(run(out), SCATTER_OK) << scatter_last_error_message();
+        EXPECT_TRUE(out.storage() == expected.storage()) << "wrong result after a failed call";
+    }
+    EXPECT_GE(failures, 1);
+    scatter_context_destroy(context);
+    EXPECT_EQ(allocator.live(), 0) << "allocations leaked";
+}
+
 // The backward calls allocate scratch tensors: every failure among them is OUT_OF_MEMORY with
 // the gradients unchanged, and the context stays usable.
 TEST(AllocationFailure, BackwardCallsFailCleanly) {

@@ -39,6 +39,13 @@ int main(void) {
     const int64_t gathered_shape[2] = {2, 2};
     float gathered[4] = {0};
     const float expected_gathered[4] = {5, 6, 1, 2};
+    scatter_message_passing_options message_options = SCATTER_MESSAGE_PASSING_OPTIONS_INIT;
+    scatter_tensor dst = SCATTER_TENSOR_INIT;
+    scatter_tensor weights = SCATTER_TENSOR_INIT;
+    int64_t dst_values[2] = {0, 0};
+    float weight_values[2] = {1.0f, 0.5f};
+    float aggregated[6] = {0};
+    const float expected_aggregated[6] = {6.5f, 9, 3, 4, 5, 6};
     float grad_data[6] = {0};
     const float expected_grad_data[6] = {1, 2, 0, 0, 5, 6};
 
@@ -89,6 +96,24 @@ int main(void) {
     data.data = grad_data;
     CHECK(scatter_gather_rows_backward(context, &indices, &out, &gather_options, &data) == SCATTER_OK);
     CHECK(memcmp(grad_data, expected_grad_data, sizeof(expected_grad_data)) == 0);
+    data.data = data_values; /* the forward data again */
+    /* Message passing: out[dst[e]] += x[src[e]] * weights[e], with x = data and src = indices. */
+    dst.dtype = SCATTER_DTYPE_I64;
+    dst.rank = 1;
+    dst.shape = index_shape;
+    dst.data = dst_values;
+    weights.dtype = SCATTER_DTYPE_F32;
+    weights.rank = 1;
+    weights.shape = index_shape;
+    weights.data = weight_values;
+    out.shape = data_shape;
+    out.data = aggregated;
+    CHECK(scatter_message_passing(context, &data, &data, &indices, &dst, &weights, &message_options, &out) ==
+          SCATTER_OK);
+    CHECK(memcmp(aggregated, expected_aggregated, sizeof(expected_aggregated)) == 0);
+    message_options.src_out_of_range = SCATTER_OUT_OF_RANGE_SKIP;
+    CHECK(scatter_message_passing(context, &data, &data, &indices, &dst, &weights, &message_options, &out) ==
+          SCATTER_ERROR_INVALID_ARGUMENT);
 
     scatter_context_destroy(context);
     printf("libscatter %s from C99: ok\n", scatter_version_string());

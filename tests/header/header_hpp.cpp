@@ -152,6 +152,34 @@ void case_gather(const scatter::context& ctx) {
     EXPECT(!r && r.error().message == "indices[1][0] = 7 is outside [-3, 3) on axis 1");
 }
 
+// Message passing: a weighted sum and a mean with exclude_self on the CPU; the Vulkan backend
+// refuses it (UNSUPPORTED) and leaves out unchanged.
+void case_message_passing(const scatter::context& ctx) {
+    std::vector<float> data = {1, 2, 3, 4}, x = {10, 20, 30, 40, 50, 60}, w = {1, 0.5f, 2}, out(4, 0.0f);
+    std::vector<int64_t> src = {0, 2, 1};
+    std::vector<int32_t> dst = {1, 1, -2};
+    const scatter::tensor_view weights(w.data(), {3});
+    scatter::result<void> r =
+        ctx.try_message_passing(scatter::tensor_view(data.data(), {2, 2}), scatter::tensor_view(x.data(), {3, 2}),
+                                scatter::tensor_view(src.data(), {3}), scatter::tensor_view(dst.data(), {3}), &weights,
+                                scatter::tensor_view(out.data(), {2, 2}));
+    if (ctx.try_backend().value_or(SCATTER_BACKEND_AUTO) == SCATTER_BACKEND_VULKAN) {
+        EXPECT(!r && r.error().status == SCATTER_ERROR_UNSUPPORTED);
+        EXPECT((out == std::vector<float>{0, 0, 0, 0}));
+        return;
+    }
+    EXPECT(r);
+    // Row 0: 1 + 30 * 2, 2 + 40 * 2; row 1: 3 + 10 + 25, 4 + 20 + 30.
+    EXPECT((out == std::vector<float>{61, 82, 38, 54}));
+    scatter::message_passing_options mean;
+    mean.reduction = SCATTER_REDUCTION_MEAN;
+    mean.exclude_self = true;
+    EXPECT(ctx.try_message_passing(scatter::tensor_view(data.data(), {2, 2}), scatter::tensor_view(x.data(), {3, 2}),
+                                   scatter::tensor_view(src.data(), {3}), scatter::tensor_view(dst.data(), {3}),
+                                   nullptr, scatter::tensor_view(out.data(), {2, 2}), mean));
+    EXPECT((out == std::vector<float>{30, 40, 30, 40}));
+}
+
 // The backward calls: scatter_add's and gather's gradients on the CPU (optional gradients as
 // pointers); a Vulkan context refuses them as UNSUPPORTED.
 void case_backward(const scatter::context& ctx) {
@@ -230,7 +258,8 @@ int main(int argc, char** argv) {
         void (*run)(const scatter::context&);
     } cases[] = {{"elements", case_elements}, {"rows", case_rows}, {"nd", case_nd},
                  {"errors", case_errors},     {"buffers", case_buffers}, {"span", case_span},
-                 {"gather", case_gather},     {"backward", case_backward}};
+                 {"gather", case_gather},     {"message_passing", case_message_passing},
+                 {"backward", case_backward}};
     const std::string wanted = argc > 1 ? argv[1] : "";
     int ran = 0;
     for (const scatter::context& ctx : contexts()) {

@@ -36,6 +36,9 @@ struct StandIn final : Backend {
         return Status();
     }
     Status execute_gather(const GatherPlan&) override { return make_error(SCATTER_ERROR_UNSUPPORTED, "no gather"); }
+    Status execute_message_passing(const MessagePlan&) override {
+        return make_error(SCATTER_ERROR_UNSUPPORTED, "no message passing");
+    }
     Status execute_backward(const BackwardPlan&) override { return make_error(SCATTER_ERROR_UNSUPPORTED, "no backward"); }
     Status execute_gather_backward(const GatherPlan&) override {
         return make_error(SCATTER_ERROR_UNSUPPORTED, "no backward");

@@ -8,7 +8,8 @@ Installed as the distribution ``libscatter``, imported as ``scatter``::
 
 Functions: :func:`elements`, :func:`rows`, :func:`nd` (the three operations), their mirrors
 :func:`gather_elements`, :func:`gather_rows`, :func:`gather_nd` (``torch.gather`` /
-``numpy.take_along_axis``, ``torch.index_select`` / ``numpy.take``, ``tf.gather_nd``), the
+``numpy.take_along_axis``, ``torch.index_select`` / ``numpy.take``, ``tf.gather_nd``),
+:func:`message_passing` (gather, scale and scatter-reduce along graph edges in one pass), the
 gradients of all six (:func:`elements_backward`, :func:`rows_backward`, :func:`nd_backward`,
 :func:`gather_elements_backward`, :func:`gather_rows_backward`, :func:`gather_nd_backward`) and
 :func:`devices`; :mod:`scatter.dask` runs the three operations on Dask arrays, bitwise equal
@@ -27,14 +28,15 @@ from ._errors import (BackendUnavailableError, DeviceLostError, IndexOutOfRangeE
                       ShapeMismatchError, TypeMismatchError, UnsupportedError)
 from ._gather import GATHER_OUT_OF_RANGE, gather_elements, gather_nd, gather_rows
 from ._library import lib as _lib, library_path
+from ._message_passing import message_passing
 from ._ops import OUT_OF_RANGE, REDUCTION_ALIASES, REDUCTIONS, elements, nd, rows
 
 __version__: str = _lib.scatter_version_string().decode()
 library_version: str = __version__
 
 __all__ = [
-    "elements", "rows", "nd", "gather_elements", "gather_rows", "gather_nd", "elements_backward",
-    "rows_backward", "nd_backward", "gather_elements_backward", "gather_rows_backward",
+    "elements", "rows", "nd", "gather_elements", "gather_rows", "gather_nd", "message_passing",
+    "elements_backward", "rows_backward", "nd_backward", "gather_elements_backward", "gather_rows_backward",
     "gather_nd_backward", "devices", "Device", "Context",
     "Buffer", "DeviceArray", "ScatterError",
     "InvalidArgumentError", "TypeMismatchError", "ShapeMismatchError", "IndexOutOfRangeError",

@@ -51,6 +51,17 @@ class GatherOptions(ctypes.Structure):
     ]
 
 
+class MessagePassingOptions(ctypes.Structure):
+    _fields_ = [
+        ("struct_size", ctypes.c_uint32),
+        ("reduction", ctypes.c_int32),
+        ("src_out_of_range", ctypes.c_int32),
+        ("dst_out_of_range", ctypes.c_int32),
+        ("fill_value", ctypes.c_void_p),
+        ("flags", ctypes.c_uint32),
+    ]
+
+
 class ContextDesc(ctypes.Structure):
     _fields_ = [
         ("struct_size", ctypes.c_uint32),
@@ -91,7 +102,8 @@ STRUCTS = {"scatter_tensor": Tensor, "scatter_options": Options,
            "scatter_context_desc": ContextDesc, "scatter_device_info": DeviceInfo}
 # Compared by tests/test_layout.py with a program of its own: bindings/native_layout.c is shared
 # with the bindings that do not bind gather yet.
-GATHER_STRUCTS = {"scatter_gather_options": GatherOptions}
+GATHER_STRUCTS = {"scatter_gather_options": GatherOptions,
+                  "scatter_message_passing_options": MessagePassingOptions}
 
 
 def _candidates():
@@ -133,6 +145,8 @@ def _declare(lib):
                               tensor_p])
     for op in ("scatter_gather_elements", "scatter_gather_rows", "scatter_gather_nd"):
         table[op] = (status, [c.c_void_p, tensor_p, tensor_p, c.POINTER(GatherOptions), tensor_p])
+    table["scatter_message_passing"] = (status, [c.c_void_p, tensor_p, tensor_p, tensor_p, tensor_p, tensor_p,
+                                                 c.POINTER(MessagePassingOptions), tensor_p])
     for op in ("scatter_elements_backward", "scatter_rows_backward", "scatter_nd_backward"):
         table[op] = (status, [c.c_void_p, tensor_p, tensor_p, tensor_p, tensor_p, tensor_p,
                               c.POINTER(Options), tensor_p, tensor_p])

@@ -524,6 +524,42 @@ impl Default for scatter_gather_options {
     }
 }
 
+/// `scatter_message_passing_options`: options of one message-passing call. Start from
+/// [`SCATTER_MESSAGE_PASSING_OPTIONS_INIT`].
+#[repr(C)]
+#[derive(Clone, Copy, Debug)]
+pub struct scatter_message_passing_options {
+    /// `sizeof(scatter_message_passing_options)`.
+    pub struct_size: u32,
+    /// `SCATTER_REDUCTION_DEFAULT` means ADD here; any reduction data's dtype allows in rows.
+    pub reduction: scatter_reduction,
+    /// src: `SCATTER_OUT_OF_RANGE_DEFAULT`, `_ERROR`, `_CLAMP` or `_FILL`.
+    pub src_out_of_range: scatter_out_of_range,
+    /// dst: `SCATTER_OUT_OF_RANGE_DEFAULT`, `_ERROR`, `_SKIP` or `_CLAMP`.
+    pub dst_out_of_range: scatter_out_of_range,
+    /// src FILL: one element of x's dtype; null means all-zero bytes.
+    pub fill_value: *const c_void,
+    /// `SCATTER_OPTION_EXCLUDE_SELF` (and `SCATTER_OPTION_ALLOW_NONDETERMINISM`, which changes nothing).
+    pub flags: u32,
+}
+
+/// `SCATTER_MESSAGE_PASSING_OPTIONS_INIT`.
+pub const SCATTER_MESSAGE_PASSING_OPTIONS_INIT: scatter_message_passing_options = scatter_message_passing_options {
+    struct_size: size_of::<scatter_message_passing_options>() as u32,
+    reduction: SCATTER_REDUCTION_DEFAULT,
+    src_out_of_range: SCATTER_OUT_OF_RANGE_DEFAULT,
+    dst_out_of_range: SCATTER_OUT_OF_RANGE_DEFAULT,
+    fill_value: ptr::null(),
+    flags: 0,
+};
+
+impl Default for scatter_message_passing_options {
+    /// [`SCATTER_MESSAGE_PASSING_OPTIONS_INIT`].
+    fn default() -> Self {
+        SCATTER_MESSAGE_PASSING_OPTIONS_INIT
+    }
+}
+
 /// `scatter_profile_pass`: one pass of an operation.
 #[repr(C)]
 #[derive(Clone, Copy, Debug)]
@@ -723,6 +759,13 @@ extern "C" {
                              indices: *const scatter_tensor, options: *const scatter_gather_options,
                              out: *const scatter_tensor) -> scatter_status;
 
+    /// Fused message passing: `out[dst[e]] (op)= x[src[e]] * weights[e]` over the edges in order;
+    /// `weights` may be null (no multiply).
+    pub fn scatter_message_passing(context: scatter_context, data: *const scatter_tensor,
+                                   x: *const scatter_tensor, src: *const scatter_tensor,
+                                   dst: *const scatter_tensor, weights: *const scatter_tensor,
+                                   options: *const scatter_message_passing_options,
+                                   out: *const scatter_tensor) -> scatter_status;
     /// Gradients of `scatter_elements` (docs/semantics.md, "Backward"): `grad_data` and/or
     /// `grad_updates` (either may be null, not both) from `grad_out`; `out` is the forward's
     /// result (null allowed for none, add, sub, mean).

@@ -92,6 +92,8 @@ fn rust_layouts() -> Layouts {
                                        device_id, api_version, thread_count, features,
                                        max_buffer_range });
     layout!(map, scatter_gather_options { struct_size, axis, batch_dims, out_of_range, fill_value, flags });
+    layout!(map, scatter_message_passing_options { struct_size, reduction, src_out_of_range, dst_out_of_range,
+                                                   fill_value, flags });
     layout!(map, scatter_allocator { user, alloc, free });
     layout!(map, scatter_profile_pass { name, invocations, time_us });
     layout!(map, scatter_profile { struct_size, backend, status, pass_count, validate_us, record_us,
@@ -242,7 +244,7 @@ fn every_function_of_the_header_is_declared_and_links() {
         scatter_context_create, scatter_context_destroy, scatter_context_backend, scatter_devices,
         scatter_buffer_create, scatter_buffer_destroy, scatter_buffer_size, scatter_buffer_write,
         scatter_buffer_read, scatter_buffer_copy, scatter_elements, scatter_rows, scatter_nd,
-        scatter_gather_elements, scatter_gather_rows, scatter_gather_nd,
+        scatter_gather_elements, scatter_gather_rows, scatter_gather_nd, scatter_message_passing,
         scatter_elements_backward, scatter_rows_backward, scatter_nd_backward,
         scatter_gather_elements_backward, scatter_gather_rows_backward, scatter_gather_nd_backward,
         scatter_last_profile, scatter_batch_create, scatter_batch_record, scatter_batch_submit,
@@ -308,6 +310,8 @@ fn init_constants_match_the_header_macros() {
     assert_eq!(SCATTER_VULKAN_DEVICE_DESC_INIT.struct_size as usize, size_of::<scatter_vulkan_device_desc>());
     assert_eq!(scatter_device_info::default().struct_size as usize, size_of::<scatter_device_info>());
     assert_eq!(scatter_profile::default().struct_size as usize, size_of::<scatter_profile>());
+    assert_eq!(SCATTER_MESSAGE_PASSING_OPTIONS_INIT.struct_size as usize,
+               size_of::<scatter_message_passing_options>());
     // SAFETY: never fails.
     assert_eq!(unsafe { scatter_version() } >> 22, SCATTER_VERSION_MAJOR);
 }

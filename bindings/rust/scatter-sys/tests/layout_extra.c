@@ -26,6 +26,14 @@ int main(void) {
     FIELD(scatter_gather_options, flags);
     ENUMERATOR(SCATTER_OUT_OF_RANGE_FILL);
 
+    STRUCT(scatter_message_passing_options);
+    FIELD(scatter_message_passing_options, struct_size);
+    FIELD(scatter_message_passing_options, reduction);
+    FIELD(scatter_message_passing_options, src_out_of_range);
+    FIELD(scatter_message_passing_options, dst_out_of_range);
+    FIELD(scatter_message_passing_options, fill_value);
+    FIELD(scatter_message_passing_options, flags);
+
     STRUCT(scatter_profile_pass);
     FIELD(scatter_profile_pass, name);
     FIELD(scatter_profile_pass, invocations);
