@@ -349,7 +349,9 @@ TEST(GarbageDescriptors, MessagePassingNeverCrashesAndFailuresChangeNothing) {
     ASSERT_EQ(scatter_context_backend(context.get(), &backend), SCATTER_OK);
     const char* reached = backend == SCATTER_BACKEND_VULKAN ? "SCATTER_ERROR_UNSUPPORTED" : "SCATTER_OK";
     // Calls that pass validation are a few percent: counted only over enough of them.
-    if (iterations() / 4 >= 250) EXPECT_GT(histogram[reached], static_cast<int>(iterations() / 4 / 50));
+    if (iterations() / 4 >= 250) {
+        EXPECT_GT(histogram[reached], static_cast<int>(iterations() / 4 / 50));
+    }
     EXPECT_EQ(histogram["SCATTER_ERROR_INTERNAL"], 0);
 }
 
