@@ -67,8 +67,13 @@ TEST_ENV = SCATTER_TEST_REQUIRE_VULKAN=1 SCATTER_TEST_REQUIRE_CSHARP=1
 test: build
 	cd $(BUILD) && $(TEST_ENV) ctest --output-on-failure -j $(JOBS) -LE long
 
+# LONG_SHARD=K/N runs share K of N of the long tier (scripts/long_tier_shard.py; .ci/run runs one
+# half per run); empty, all of it.
+LONG_SHARD ?=
 test-long: build
-	cd $(BUILD) && $(TEST_ENV) ctest --output-on-failure -j $(JOBS) -L long
+	cd $(BUILD) && pattern=.* && \
+	  $(if $(LONG_SHARD),pattern=$$(python3 $(CURDIR)/scripts/long_tier_shard.py . $(subst /, ,$(LONG_SHARD))) &&) \
+	  $(TEST_ENV) ctest --output-on-failure -j $(JOBS) -L long -R "$$pattern"
 
 # ASan records each allocation's stack: 6 frames instead of 30, because lavapipe's LLVM compiles
 # every pipeline with many small allocations through frame-pointer-less code, and the deep walks
