@@ -131,3 +131,44 @@ def test_zero_size_dimension():
     data = np.zeros((0, 3), np.float32)
     out = scatter.elements(data, np.zeros((0, 3), np.int64), np.zeros((0, 3), np.float32))
     assert out.shape == (0, 3)
+
+
+def test_the_per_call_caches_change_no_answer():
+    """The small-call fast paths (remembered options and dtypes, NULL strides for C-contiguous
+    arrays) give the answers and errors the checked paths give."""
+    data = np.arange(6, dtype=np.float32)
+    indices = np.array([5, 0, 5], dtype=np.int64)
+    updates = np.ones(3, dtype=np.float32)
+    want = np.array([1, 1, 2, 3, 4, 7], dtype=np.float32)
+    for _ in range(2):  # the second time from the caches
+        np.testing.assert_array_equal(scatter.elements(data, indices, updates, axis=0, reduction="add"), want)
+        # axis 1.0 equals axis 1 as a dict key, but is not an integer: refused every time.
+        with pytest.raises(TypeError):
+            scatter.elements(data, indices, updates, axis=0.0, reduction="add")
+        with pytest.raises(scatter.InvalidArgumentError):
+            scatter.elements(data, indices, updates, axis=0, reduction="sum2")
+        swapped = data.astype(data.dtype.newbyteorder())
+        with pytest.raises(scatter.UnsupportedError):
+            scatter.elements(swapped, indices, updates, axis=0, reduction="add")
+    # C-contiguous with a size-1 dimension of any stride, and a strided view of the same values.
+    column = np.lib.stride_tricks.as_strided(data, shape=(6, 1), strides=(4, 1000))
+    got = scatter.elements(column, indices.reshape(3, 1), updates.reshape(3, 1), axis=0, reduction="add")
+    np.testing.assert_array_equal(got.ravel(), want)
+    wide = np.zeros(12, dtype=np.float32)
+    wide[::2] = data
+    got = scatter.elements(wide[::2], indices, updates, axis=0, reduction="add")
+    np.testing.assert_array_equal(got, want)
+    out = np.zeros(12, dtype=np.float32)
+    scatter.elements(data, indices, updates, axis=0, reduction="add", out=out[::2])
+    np.testing.assert_array_equal(out[::2], want)
+    np.testing.assert_array_equal(out[1::2], 0)
+    # Read-only and empty arrays take the other way to their address.
+    frozen = data.copy()
+    frozen.flags.writeable = False
+    np.testing.assert_array_equal(scatter.elements(frozen, indices, updates, axis=0, reduction="add"), want)
+    offset = np.zeros(7, dtype=np.float32)[1:]  # a view that starts past its base's first element
+    scatter.elements(data, indices, updates, axis=0, reduction="add", out=offset)
+    np.testing.assert_array_equal(offset, want)
+    empty = np.zeros(0, dtype=np.float32)
+    np.testing.assert_array_equal(
+        scatter.elements(empty, np.zeros(0, dtype=np.int64), empty, axis=0, reduction="add"), empty)
