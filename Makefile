@@ -96,7 +96,8 @@ sanitize: deps
 # and context tests, the differential suite at 1, 2 and 7 threads and through a parallel_for
 # callback, its large cases (work split between threads) but the 32 MiB staged `none` (90 s
 # under TSan; ElementsAxis0StagedMaxInPlaceTail takes the same staged path), one Vulkan context
-# used from several threads, batches and interop.
+# used from several threads, batches and interop. (Not the unit tests' gather backward on
+# lavapipe against the oracle: one thread, 67 s of the stage's 8 minutes under TSan in CI.)
 tsan: deps
 	$(UPDATE_SHADERS)
 	cmake -S . -B $(BUILD_TSAN) $(call generator,$(BUILD_TSAN)) $(SANITIZER_BUILD_FLAGS) $(SHADERS_FLAG) $(MESA_CACHE_FLAG) -DSCATTER_SANITIZE_THREAD=ON -DSCATTER_BUILD_MICRO_BENCHMARKS=OFF \
@@ -104,7 +105,7 @@ tsan: deps
 	cmake --build $(BUILD_TSAN) -j $(JOBS) --target scatter_unit_tests scatter_diff_random_cpu scatter_diff_large_cpu \
 	  scatter_vulkan_interop scatter_vulkan_atomics scatter_vulkan_basics scatter_vulkan_long_run
 	cd $(BUILD_TSAN)/tests && export TSAN_OPTIONS=halt_on_error=1:second_deadlock_stack=1:suppressions=$(CURDIR)/tests/tsan.supp && \
-	  ./unit/scatter_unit_tests && \
+	  ./unit/scatter_unit_tests --gtest_filter=-Backward.GatherBackwardOnVulkanAgainstTheOracle && \
 	  SCATTER_TEST_ITERATIONS=1000 ./diff/scatter_diff_random_cpu && \
 	  ./diff/scatter_diff_large_cpu --gtest_filter=-DiffLarge.ElementsAxis0StagedNone && \
 	  export SCATTER_TEST_REQUIRE_VULKAN=1 && ./vulkan/scatter_vulkan_interop && ./vulkan/scatter_vulkan_atomics && \
