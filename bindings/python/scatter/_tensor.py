@@ -37,7 +37,7 @@ def scatter_dtype(dtype):
 
 # (scatter_dtype, element_size, itemsize) of each host dtype accepted before. The checks and
 # `dtype.name` (2.4 us, numpy builds it in Python) were most of a small call's cost: 4 arrays a
-# call, against a 10 us budget per call (docs/python.md).
+# call, against a 10 us budget per call (docs/embedding.md, "The cost of a small call").
 _HOST_DTYPES = {}
 
 
