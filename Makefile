@@ -62,7 +62,7 @@ demo: deps-build
 # call, error path, operation x reduction x dtype, and every Vulkan path and switch at least once);
 # `make test-long` the exhaustive rest: the random reruns' full case counts, every conformance case
 # on Vulkan, the fuzz corpus on lavapipe, the long runs, the builds of the library from source
-# inside a parent project and inside cargo. .ci/run runs both.
+# inside a parent project and inside cargo. .ci/run runs make test and half of the long tier.
 TEST_ENV = SCATTER_TEST_REQUIRE_VULKAN=1 SCATTER_TEST_REQUIRE_CSHARP=1
 test: build
 	cd $(BUILD) && $(TEST_ENV) ctest --output-on-failure -j $(JOBS) -LE long
